@@ -1,0 +1,3 @@
+// One import for kind files: the schema builder and the shared pieces.
+export * from './openapi.js';
+export * from './common.js';

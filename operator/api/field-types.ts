@@ -1,0 +1,1 @@
+export { FIELD_TYPES, type FieldType } from '../../dataplane/graph/field-types.js';

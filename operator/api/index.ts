@@ -1,0 +1,101 @@
+// The resource kinds of streamroute.io/v1alpha1 and the typed objects built from them.
+import type { KindDefinition, SpecOf } from './kind.js';
+import { codecKind } from './kinds/codec.js';
+import { correlatorKind } from './kinds/correlator.js';
+import { dataplaneNodeKind } from './kinds/dataplane-node.js';
+import { emitterKind } from './kinds/emitter.js';
+import { endpointKind } from './kinds/endpoint.js';
+import { httpIngestorKind } from './kinds/http-ingestor.js';
+import { junctionKind } from './kinds/junction.js';
+import { relayKind } from './kinds/relay.js';
+import { resourceKind } from './kinds/resource.js';
+import { schemaKind } from './kinds/schema.js';
+import { syslogClientKind } from './kinds/syslog-client.js';
+import { syslogIngestorKind } from './kinds/syslog-ingestor.js';
+import { vhostKind } from './kinds/vhost.js';
+import { wireSchemaKind } from './kinds/wire-schema.js';
+
+export { API_VERSION, GROUP, VERSION } from './common.js';
+
+/** The graph kinds, in dependency order (what a kind refers to comes before it). */
+export const GRAPH_KINDS = [
+  schemaKind,
+  wireSchemaKind,
+  resourceKind,
+  codecKind,
+  relayKind,
+  vhostKind,
+  endpointKind,
+  syslogClientKind,
+  httpIngestorKind,
+  syslogIngestorKind,
+  junctionKind,
+  correlatorKind,
+  emitterKind,
+] as const;
+
+export const ALL_KINDS: readonly KindDefinition[] = [...GRAPH_KINDS, dataplaneNodeKind];
+
+export interface SpecByKind {
+  Schema: SpecOf<typeof schemaKind>;
+  WireSchema: SpecOf<typeof wireSchemaKind>;
+  Resource: SpecOf<typeof resourceKind>;
+  Codec: SpecOf<typeof codecKind>;
+  Relay: SpecOf<typeof relayKind>;
+  Vhost: SpecOf<typeof vhostKind>;
+  Endpoint: SpecOf<typeof endpointKind>;
+  SyslogClient: SpecOf<typeof syslogClientKind>;
+  HttpIngestor: SpecOf<typeof httpIngestorKind>;
+  SyslogIngestor: SpecOf<typeof syslogIngestorKind>;
+  Junction: SpecOf<typeof junctionKind>;
+  Correlator: SpecOf<typeof correlatorKind>;
+  Emitter: SpecOf<typeof emitterKind>;
+}
+
+export type GraphKind = keyof SpecByKind;
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  generation?: number;
+  resourceVersion?: string;
+  uid?: string;
+}
+
+/** One custom resource of a graph kind, as applied with kubectl. */
+export type GraphObject<K extends GraphKind = GraphKind> = {
+  [Kind in K]: {
+    apiVersion: string;
+    kind: Kind;
+    metadata: ObjectMeta;
+    spec: SpecByKind[Kind];
+    status?: unknown;
+  };
+}[K];
+
+export function kindDefinition(kind: string): KindDefinition | undefined {
+  return ALL_KINDS.find((definition) => definition.kind === kind);
+}
+
+export function isGraphKind(kind: string): kind is GraphKind {
+  return GRAPH_KINDS.some((definition) => definition.kind === kind);
+}
+
+export {
+  codecKind,
+  correlatorKind,
+  dataplaneNodeKind,
+  emitterKind,
+  endpointKind,
+  httpIngestorKind,
+  junctionKind,
+  relayKind,
+  resourceKind,
+  schemaKind,
+  syslogClientKind,
+  syslogIngestorKind,
+  vhostKind,
+  wireSchemaKind,
+};

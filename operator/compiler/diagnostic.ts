@@ -1,0 +1,88 @@
+// Diagnostics: every problem found in statements or resources, with a stable code, the object and field
+// it concerns, and where it is (DESIGN.md §3). Collected, never thrown.
+import type { DiagnosticCode } from './codes.js';
+
+export interface SourceLocation {
+  file?: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+export interface ObjectKey {
+  kind: string;
+  name: string;
+}
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: 'error' | 'warning';
+  message: string;
+  object?: ObjectKey;
+  /** Field path inside the object, such as `spec.routes[1].set[0].value`. */
+  path?: string;
+  location?: SourceLocation;
+}
+
+export function objectKeyString(key: ObjectKey): string {
+  return `${key.kind}/${key.name}`;
+}
+
+/**
+ * Where each field of each object came from: statements record the token that produced a field, YAML
+ * records the node. A diagnostic's path is looked up by its longest known prefix.
+ */
+export class SourceMap {
+  readonly #locations = new Map<string, Map<string, SourceLocation>>();
+
+  set(key: ObjectKey, path: string, location: SourceLocation): void {
+    const id = objectKeyString(key);
+    let paths = this.#locations.get(id);
+    if (paths === undefined) this.#locations.set(id, (paths = new Map()));
+    paths.set(path, location);
+  }
+
+  locate(key: ObjectKey, path = ''): SourceLocation | undefined {
+    const paths = this.#locations.get(objectKeyString(key));
+    if (paths === undefined) return undefined;
+    for (let prefix = path; ; prefix = parentPath(prefix)) {
+      const found = paths.get(prefix);
+      if (found !== undefined || prefix === '') return found;
+    }
+  }
+
+  merge(other: SourceMap): void {
+    for (const [id, paths] of other.#locations) {
+      const mine = this.#locations.get(id) ?? new Map<string, SourceLocation>();
+      for (const [path, location] of paths) mine.set(path, location);
+      this.#locations.set(id, mine);
+    }
+  }
+
+  /** Fills in `location` on diagnostics that name an object and lack one. */
+  attach(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+    return diagnostics.map((diagnostic) => {
+      if (diagnostic.location !== undefined || diagnostic.object === undefined) return diagnostic;
+      const location = this.locate(diagnostic.object, diagnostic.path ?? '');
+      return location === undefined ? diagnostic : { ...diagnostic, location };
+    });
+  }
+}
+
+/** `spec.routes[1].set` → `spec.routes[1]` → `spec.routes` → `spec` → ``. */
+export function parentPath(path: string): string {
+  const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+  return cut <= 0 ? '' : path.slice(0, cut);
+}
+
+/** `FILE:LINE:COL: error CODE: message` (the CLI's format). */
+export function formatDiagnostic(diagnostic: Diagnostic): string {
+  const where = diagnostic.location
+    ? `${diagnostic.location.file ?? '<input>'}:${diagnostic.location.line}:${diagnostic.location.column}: `
+    : '';
+  const what = diagnostic.object ? `${diagnostic.object.kind} ${diagnostic.object.name}` : '';
+  const field = diagnostic.path ? `${what ? ' ' : ''}${diagnostic.path}` : '';
+  const subject = what || field ? `${what}${field}: ` : '';
+  return `${where}${diagnostic.severity} ${diagnostic.code}: ${subject}${diagnostic.message}`;
+}
