@@ -36,7 +36,7 @@ export interface OpenApiSchema {
 
 /** A CEL rule with the same rule as a TypeScript predicate, so objects can be checked without a server. */
 export interface Rule<T> extends CelRule {
-  holds(self: T): boolean;
+  holds: (self: T) => boolean;
   /** Diagnostic code reported offline when the rule fails; SR1013 when absent. */
   code?: DiagnosticCode;
 }

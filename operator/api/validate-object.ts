@@ -12,27 +12,13 @@ export type ObjectCheck =
 
 /** Checks apiVersion, kind, metadata.name and the spec. `notOurs` is set for documents of other APIs. */
 export function checkGraphObject(document: unknown): ObjectCheck {
-  if (!isPlainObject(document)) {
-    return {
-      ok: false,
-      notOurs: true,
-      problems: [{ path: '', message: 'is not an object', fromRule: false }],
-    };
-  }
-  const { apiVersion, kind, metadata, spec } = document;
-  if (apiVersion !== API_VERSION || typeof kind !== 'string' || !isGraphKind(kind)) {
-    const message =
-      apiVersion !== API_VERSION
-        ? `apiVersion ${JSON.stringify(apiVersion)} is not ${API_VERSION}`
-        : `kind ${JSON.stringify(kind)} is not a streamroute graph kind`;
-    return {
-      ok: false,
-      notOurs: true,
-      problems: [{ path: apiVersion !== API_VERSION ? 'apiVersion' : 'kind', message, fromRule: false }],
-    };
-  }
+  const foreign = foreignProblem(document);
+  if (foreign !== undefined) return { ok: false, notOurs: true, problems: [foreign] };
+  const { kind, metadata, spec } = document as Record<string, unknown>;
+  const definition = kindDefinition(kind as string);
+  if (definition === undefined) throw new Error(`kind table lost ${String(kind)}`);
   const problems: SchemaProblem[] = [];
-  const name = isPlainObject(metadata) ? metadata.name : undefined;
+  const name = isPlainObject(metadata) ? metadata['name'] : undefined;
   if (typeof name !== 'string' || !NAME.test(name) || name.length > 63) {
     problems.push({
       path: 'metadata.name',
@@ -40,9 +26,27 @@ export function checkGraphObject(document: unknown): ObjectCheck {
       fromRule: false,
     });
   }
-  const definition = kindDefinition(kind);
-  if (definition === undefined) throw new Error(`kind table lost ${kind}`);
   problems.push(...validateValue(definition.spec, spec, 'spec'));
   if (problems.length > 0) return { ok: false, notOurs: false, problems };
-  return { ok: true, object: document as unknown as GraphObject, problems };
+  return { ok: true, object: document as GraphObject, problems };
+}
+
+function foreignProblem(document: unknown): SchemaProblem | undefined {
+  if (!isPlainObject(document)) return { path: '', message: 'is not an object', fromRule: false };
+  const { apiVersion, kind } = document;
+  if (apiVersion !== API_VERSION) {
+    return {
+      path: 'apiVersion',
+      message: `apiVersion ${JSON.stringify(apiVersion)} is not ${API_VERSION}`,
+      fromRule: false,
+    };
+  }
+  if (typeof kind !== 'string' || !isGraphKind(kind)) {
+    return {
+      path: 'kind',
+      message: `kind ${JSON.stringify(kind)} is not a streamroute graph kind`,
+      fromRule: false,
+    };
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 // Checks a value against a kind's schema offline, the way the API server would: types, required and
 // unknown fields, enums, patterns, bounds, list keys, then the CEL rules through their TypeScript twins.
-import type { Rule, Schema } from './openapi.js';
+import type { DiagnosticCode } from '../compiler/codes.js';
+import type { OpenApiSchema, Rule, Schema } from './openapi.js';
 
 export interface SchemaProblem {
   /** Field path such as `spec.routes[1].set[0].value`. */
@@ -8,6 +9,8 @@ export interface SchemaProblem {
   message: string;
   /** True when a CEL rule failed (rather than the structural schema). */
   fromRule: boolean;
+  /** The failed rule's diagnostic code, when it names one. */
+  code?: DiagnosticCode;
 }
 
 export function validateValue(schema: Schema<unknown>, value: unknown, path: string): SchemaProblem[] {
@@ -30,6 +33,14 @@ function checkNode(schema: Schema<unknown>, value: unknown, path: string, proble
   if (problems.length === before) checkRules(schema.rules, value, path, problems);
 }
 
+const TYPE_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
+  object: [isPlainObject, 'must be an object'],
+  array: [Array.isArray, 'must be a list'],
+  string: [(value) => typeof value === 'string', 'must be a string'],
+  integer: [Number.isInteger, 'must be an integer'],
+  boolean: [(value) => typeof value === 'boolean', 'must be true or false'],
+};
+
 function checkType(schema: Schema<unknown>, value: unknown): string | undefined {
   const { openapi } = schema;
   if (openapi['x-kubernetes-int-or-string']) {
@@ -37,51 +48,43 @@ function checkType(schema: Schema<unknown>, value: unknown): string | undefined 
       ? undefined
       : 'must be an integer or a string';
   }
-  switch (openapi.type) {
-    case 'object':
-      return isPlainObject(value) ? undefined : 'must be an object';
-    case 'array':
-      return Array.isArray(value) ? undefined : 'must be a list';
-    case 'string':
-      return typeof value === 'string' ? undefined : 'must be a string';
-    case 'integer':
-      return Number.isInteger(value) ? undefined : 'must be an integer';
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be true or false';
-    default:
-      return undefined;
-  }
+  const check = openapi.type === undefined ? undefined : TYPE_CHECKS[openapi.type];
+  return check === undefined || check[0](value) ? undefined : check[1];
 }
 
 function checkBounds(schema: Schema<unknown>, value: unknown): string[] {
-  const { openapi } = schema;
+  if (typeof value === 'string') return checkString(schema.openapi, value);
+  if (typeof value === 'number') return checkNumber(schema.openapi, value);
+  if (Array.isArray(value)) return checkLength(schema.openapi, value);
+  return [];
+}
+
+function checkString(openapi: OpenApiSchema, value: string): string[] {
   const found: string[] = [];
-  if (typeof value === 'string') {
-    if (openapi.enum && !openapi.enum.includes(value)) {
-      found.push(`unsupported value ${JSON.stringify(value)}: expected one of ${openapi.enum.join(', ')}`);
-    }
-    if (openapi.pattern && !new RegExp(openapi.pattern).test(value)) {
-      found.push(`${JSON.stringify(truncate(value))} does not match ${openapi.pattern}`);
-    }
-    if (openapi.minLength !== undefined && value.length < openapi.minLength) found.push(`must not be empty`);
-    if (openapi.maxLength !== undefined && value.length > openapi.maxLength) {
-      found.push(`is longer than ${openapi.maxLength} characters`);
-    }
+  if (openapi.enum && !openapi.enum.includes(value)) {
+    found.push(`unsupported value ${JSON.stringify(value)}: expected one of ${openapi.enum.join(', ')}`);
   }
-  if (typeof value === 'number') {
-    if (openapi.minimum !== undefined && value < openapi.minimum)
-      found.push(`must be at least ${openapi.minimum}`);
-    if (openapi.maximum !== undefined && value > openapi.maximum)
-      found.push(`must be at most ${openapi.maximum}`);
+  if (openapi.pattern && !new RegExp(openapi.pattern).test(value)) {
+    found.push(`${JSON.stringify(truncate(value))} does not match ${openapi.pattern}`);
   }
-  if (Array.isArray(value)) {
-    if (openapi.minItems !== undefined && value.length < openapi.minItems) {
-      found.push(`needs at least ${openapi.minItems} item${openapi.minItems === 1 ? '' : 's'}`);
-    }
-    if (openapi.maxItems !== undefined && value.length > openapi.maxItems) {
-      found.push(`has more than ${openapi.maxItems} items`);
-    }
-  }
+  if (value.length < (openapi.minLength ?? 0)) found.push('must not be empty');
+  if (value.length > (openapi.maxLength ?? Infinity))
+    found.push(`is longer than ${openapi.maxLength} characters`);
+  return found;
+}
+
+function checkNumber(openapi: OpenApiSchema, value: number): string[] {
+  const found: string[] = [];
+  if (value < (openapi.minimum ?? -Infinity)) found.push(`must be at least ${openapi.minimum}`);
+  if (value > (openapi.maximum ?? Infinity)) found.push(`must be at most ${openapi.maximum}`);
+  return found;
+}
+
+function checkLength(openapi: OpenApiSchema, value: unknown[]): string[] {
+  const found: string[] = [];
+  const min = openapi.minItems ?? 0;
+  if (value.length < min) found.push(`needs at least ${min} item${min === 1 ? '' : 's'}`);
+  if (value.length > (openapi.maxItems ?? Infinity)) found.push(`has more than ${openapi.maxItems} items`);
   return found;
 }
 
@@ -139,8 +142,14 @@ function checkRules(
   problems: SchemaProblem[],
 ): void {
   for (const rule of rules as readonly Rule<unknown>[]) {
-    if (!rule.holds(value))
-      problems.push({ path: path + (rule.fieldPath ?? ''), message: rule.message, fromRule: true });
+    if (rule.holds(value)) continue;
+    const problem: SchemaProblem = {
+      path: path + (rule.fieldPath ?? ''),
+      message: rule.message,
+      fromRule: true,
+    };
+    if (rule.code !== undefined) problem.code = rule.code;
+    problems.push(problem);
   }
 }
 

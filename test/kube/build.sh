@@ -22,9 +22,16 @@ if [[ -z "$k8s_version" || -z "$etcd_version" ]]; then
   echo "build.sh: cannot read versions from $here/go.mod" >&2
   exit 1
 fi
-# The hash covers go.mod, go.sum and this script (flags), so any change to
-# what gets built lands in a fresh directory instead of reusing stale binaries.
-recipe_hash="$(cat "$here/go.mod" "$here/go.sum" "$here/build.sh" | sha256sum | cut -c1-10)"
+# Stamp the real version into the apiserver (a plain `go build` would report
+# v0.0.0-master, which breaks clients that check the server version).
+minor="${k8s_version#v1.}"; minor="${minor%%.*}"
+vpkg=k8s.io/component-base/version
+k8s_ldflags="-s -w -X $vpkg.gitVersion=$k8s_version -X $vpkg.gitMajor=1 -X $vpkg.gitMinor=$minor"
+build_flags=(-trimpath)
+
+# The key hashes go.mod, go.sum and the build flags, so any change to what gets
+# built lands in a fresh directory instead of reusing stale binaries.
+recipe_hash="$(printf '%s\n' "${build_flags[*]}" "$k8s_ldflags" | cat "$here/go.mod" "$here/go.sum" - | sha256sum | cut -c1-10)"
 platform="$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)"
 out="$cache_root/k8s-${k8s_version}_etcd-${etcd_version}_${platform}_${recipe_hash}"
 
@@ -40,18 +47,12 @@ fi
 
 command -v go >/dev/null || { echo "build.sh: 'go' is required (Go >= 1.24)" >&2; exit 1; }
 
-# -mod=mod: no vendor dir here; go.sum pins every module hash.
-# GOSUMDB=off: the checksum DB is unreachable from these machines; go.sum in
-# this directory still verifies every downloaded module.
-export GOFLAGS="-mod=mod" GOSUMDB="${GOSUMDB:-off}" CGO_ENABLED=0
+# -mod=readonly: go.mod/go.sum are complete and committed; a build must never
+# rewrite them. GOSUMDB=off: the checksum DB is unreachable from these
+# machines; the hashes in go.sum still verify every downloaded module.
+export GOFLAGS="-mod=readonly" GOSUMDB="${GOSUMDB:-off}" CGO_ENABLED=0
 # Compiling the apiserver is CPU-bound; use every core unless told otherwise.
 export GOMAXPROCS="${GOMAXPROCS:-$(nproc)}"
-
-# Stamp the real version into the apiserver (a plain `go build` would report
-# v0.0.0-master, which breaks clients that check the server version).
-minor="${k8s_version#v1.}"; minor="${minor%%.*}"
-vpkg=k8s.io/component-base/version
-k8s_ldflags="-s -w -X $vpkg.gitVersion=$k8s_version -X $vpkg.gitMajor=1 -X $vpkg.gitMinor=$minor"
 
 mkdir -p "$cache_root"
 tmp="$(mktemp -d "$cache_root/.build.XXXXXX")"
@@ -60,8 +61,8 @@ trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 echo "building kube-apiserver $k8s_version and etcd $etcd_version (GOMAXPROCS=$GOMAXPROCS); a cold build takes several minutes..."
 cd "$here"
-go build -trimpath -ldflags="$k8s_ldflags" -o "$tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
-go build -trimpath -ldflags="-s -w" -o "$tmp/etcd" go.etcd.io/etcd/server/v3
+go build "${build_flags[@]}" -ldflags="$k8s_ldflags" -o "$tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+go build "${build_flags[@]}" -ldflags="-s -w" -o "$tmp/etcd" go.etcd.io/etcd/server/v3
 
 # Publish atomically: a concurrent or interrupted build never leaves a
 # half-written directory behind that later runs would treat as complete.

@@ -4,7 +4,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, openSync, closeSync, rmSync } from 'node:fs';
-import { access, constants, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
@@ -17,6 +17,7 @@ const run = promisify(execFile);
 const BUILD_SCRIPT = fileURLToPath(new URL('../kube/build.sh', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
+const DIR_PREFIX = 'streamroute-kube-';
 
 export interface KubeBinaries {
   /** Cache directory that holds both binaries. */
@@ -190,59 +191,25 @@ async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-const openssl = (args: string[], cwd: string) => run('openssl', args, { cwd });
+/** Runs openssl in dir; args are space-separated (none of ours contain spaces). */
+const openssl = (args: string, dir: string) => run('openssl', args.split(' '), { cwd: dir });
 
 /** CA + serving cert (EC P-256, 2 days) for 127.0.0.1/localhost, and an SA signing key pair. */
 async function writeCerts(dir: string): Promise<void> {
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  const newKey = '-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes';
+  const caExt = '-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign';
   await openssl(
-    [
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.crt',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=streamroute-test-ca',
-    ].concat([
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ]),
+    `req -x509 ${newKey} -keyout ca.key -out ca.crt -days 2 -subj /CN=streamroute-test-ca ${caExt}`,
     dir,
   );
-  await openssl(
-    ['req', '-new', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=kube-apiserver'],
-    dir,
-  );
-  await writeFile(
-    join(dir, 'server.ext'),
-    'subjectAltName=IP:127.0.0.1,DNS:localhost,IP:10.0.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n' +
-      'extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n',
-  );
+  await openssl(`req -new ${newKey} -keyout server.key -out server.csr -subj /CN=kube-apiserver`, dir);
+  const sans =
+    'IP:127.0.0.1,DNS:localhost,IP:10.0.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc';
+  const ext = `subjectAltName=${sans}\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n`;
+  await writeFile(join(dir, 'server.ext'), ext);
   const serial = `0x${randomBytes(8).toString('hex')}`;
-  await openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      'server.csr',
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-set_serial',
-      serial,
-      '-days',
-      '2',
-    ].concat(['-extfile', 'server.ext', '-out', 'server.crt']),
-    dir,
-  );
+  const signing = `-CA ca.crt -CAkey ca.key -set_serial ${serial} -days 2 -extfile server.ext`;
+  await openssl(`x509 -req -in server.csr ${signing} -out server.crt`, dir);
   const sa = generateKeyPairSync('ec', {
     namedCurve: 'P-256',
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -375,13 +342,9 @@ async function startOnce(
   const token = randomBytes(24).toString('hex');
   const caFile = join(dir, 'ca.crt');
   const kubeconfigPath = join(dir, 'kubeconfig');
-  await writeFile(
-    join(dir, 'tokens.csv'),
-    `${token},streamroute-test-admin,streamroute-test-admin,"system:masters"\n`,
-    {
-      mode: 0o600,
-    },
-  );
+  // token,user,uid,"groups": system:masters is allowed everything, RBAC or not.
+  const tokens = `${token},streamroute-test-admin,streamroute-test-admin,"system:masters"\n`;
+  await writeFile(join(dir, 'tokens.csv'), tokens, { mode: 0o600 });
   await writeFile(kubeconfigPath, kubeconfig(server, caFile, token), { mode: 0o600 });
   const ca = await readFile(caFile, 'utf8');
 
@@ -421,11 +384,14 @@ async function startOnce(
 export async function startKubeApiServer(opts: StartKubeApiServerOptions = {}): Promise<KubeTestServer> {
   const bins = await kubeBinaries();
   if (!bins) throw new Error(`kube-apiserver/etcd not built; run: bash test/kube/build.sh`);
+  const parent = opts.workDir ?? tmpdir();
+  await sweepStaleDirs(parent);
   for (let attempt = 1; ; attempt++) {
     installExitHook();
-    const dir = await mkdtemp(join(opts.workDir ?? tmpdir(), 'streamroute-kube-'));
+    const dir = await mkdtemp(join(parent, DIR_PREFIX));
     liveDirs.add(dir);
     try {
+      await writeFile(join(dir, 'owner.pid'), String(process.pid));
       await mkdir(join(dir, 'apiserver-certs'));
       await writeCerts(dir);
       return await startOnce(dir, bins, opts.extraArgs ?? []);
@@ -435,6 +401,26 @@ export async function startKubeApiServer(opts: StartKubeApiServerOptions = {}): 
       // A free port can be taken by someone else before the child binds it; try fresh ports.
       if (!(err instanceof StartError && err.portClash && attempt < 3)) throw err;
     }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes work dirs (~120 MB each, mostly etcd's WAL) left by test processes that were SIGKILLed. */
+async function sweepStaleDirs(parent: string): Promise<void> {
+  const names = await readdir(parent).catch(() => []);
+  for (const name of names.filter((n) => n.startsWith(DIR_PREFIX))) {
+    const dir = join(parent, name);
+    const owner = Number.parseInt(await readFile(join(dir, 'owner.pid'), 'utf8').catch(() => ''), 10);
+    if (Number.isInteger(owner) && owner > 0 && !isAlive(owner))
+      await rm(dir, { recursive: true, force: true });
   }
 }
 
