@@ -17,6 +17,8 @@ import {
   type KubeClients,
 } from '../support/kube-client.js';
 import { RULE_VIOLATIONS, violatingObject } from '../fixtures/rule-violations.js';
+import { GRAPH_KINDS } from '../../operator/api/index.js';
+import { getTable } from '../support/kube-client.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples');
 
@@ -31,7 +33,7 @@ function exampleObjects(directory: string): KubernetesObject[] {
     [...parsed.diagnostics, ...converted.diagnostics].filter((d) => d.severity === 'error'),
     [],
   );
-  return converted.objects as KubernetesObject[];
+  return converted.objects;
 }
 
 describe('CRDs on a real kube-apiserver', function () {
@@ -64,6 +66,29 @@ describe('CRDs on a real kube-apiserver', function () {
       }
     });
   }
+
+  it('serves the printer columns kubectl get shows, filled for the example objects', async () => {
+    for (const definition of GRAPH_KINDS) {
+      const table = await getTable(
+        clients.server,
+        `/apis/streamroute.io/v1alpha1/namespaces/example-full/${definition.plural}`,
+      );
+      const columns = table.columnDefinitions.map((column) => column.name);
+      assert.deepEqual(
+        columns,
+        ['Name', ...definition.printerColumns.map((column) => column.name)],
+        definition.kind,
+      );
+      assert.ok(table.rows.length > 0, `examples/full has no ${definition.kind}`);
+      // The first spec column (e.g. Codec's From) is filled for every row.
+      const firstSpecColumn = definition.printerColumns.findIndex((column) =>
+        column.jsonPath.startsWith('.spec'),
+      );
+      if (firstSpecColumn >= 0) {
+        for (const row of table.rows) assert.notEqual(row.cells[firstSpecColumn + 1], '', definition.kind);
+      }
+    }
+  });
 
   describe('CEL rules reject what their TypeScript twins reject', () => {
     before(() => createNamespace(clients, 'rules'));

@@ -44,24 +44,52 @@ export function serverSideApply(clients: KubeClients, object: KubernetesObject):
   );
 }
 
+/** One HTTPS request with the test server's admin token; resolves with the status and body. */
+function send(
+  server: KubeTestServer,
+  request_: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  const headers = { authorization: `Bearer ${server.token}`, ...request_.headers };
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(request_.path, server.server),
+      { method: request_.method, ca: server.ca, headers },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(request_.body);
+  });
+}
+
 /**
  * Server-side apply of a document exactly as given. client-node's serializer maps known kinds through
  * its models, which name the field `xKubernetesIntOrString` and silently drop raw `x-kubernetes-*` keys
  * (CEL rules included) — so CRDs are sent over plain HTTPS.
  */
 export async function applyRaw(server: KubeTestServer, path: string, document: unknown): Promise<void> {
-  const url = new URL(`${path}?fieldManager=streamroute&force=true`, server.server);
-  const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/apply-patch+yaml' };
-  const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(url, { method: 'PATCH', ca: server.ca, headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(document));
+  const response = await send(server, {
+    method: 'PATCH',
+    path: `${path}?fieldManager=streamroute&force=true`,
+    headers: { 'content-type': 'application/apply-patch+yaml' },
+    body: JSON.stringify(document),
   });
   if (response.status >= 300) throw new Error(`apply ${path}: HTTP ${response.status}: ${response.body}`);
+}
+
+export interface Table {
+  columnDefinitions: { name: string }[];
+  rows: { cells: unknown[] }[];
+}
+
+/** A list as the server renders it for `kubectl get` (the meta.k8s.io Table view). */
+export async function getTable(server: KubeTestServer, path: string): Promise<Table> {
+  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+  const response = await send(server, { method: 'GET', path, headers: { accept } });
+  return JSON.parse(response.body) as Table;
 }
 
 /** Applies every generated CRD and waits until each is Established (or the deadline passes). */
