@@ -22,8 +22,8 @@ export const API_VERSION = `${GROUP}/${VERSION}`;
 export const NAME_PATTERN = '^[a-z][a-z0-9-]*[a-z0-9]$|^[a-z]$';
 /** Field names keep their case, like JSON keys. */
 export const FIELD_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
-export const DURATION_PATTERN = '^[0-9]+(ms|s|m|h)$';
-export const SIZE_PATTERN = '^[0-9]+(B|KB|MB|GB|KiB|MiB|GiB)?$';
+export const DURATION_PATTERN = '^[1-9][0-9]*(ms|s|m|h)$';
+export const SIZE_PATTERN = '^[1-9][0-9]*(B|KB|MB|GB|KiB|MiB|GiB)?$';
 
 export const ref = (what: string): Schema<string> =>
   str(`Name of the ${what} in the same namespace.`, { pattern: NAME_PATTERN, maxLength: 63 });
@@ -32,7 +32,9 @@ export const fieldName = (description: string): Schema<string> =>
   str(description, { pattern: FIELD_PATTERN, maxLength: 128 });
 
 export const duration = (description: string): Schema<string> =>
-  str(`${description} A number and a unit: ms, s, m or h (for example 30s).`, { pattern: DURATION_PATTERN });
+  str(`${description} A positive number and a unit: ms, s, m or h (for example 30s).`, {
+    pattern: DURATION_PATTERN,
+  });
 
 export const size = (description: string): Schema<string> =>
   str(
@@ -54,9 +56,9 @@ export const resourceVersionRef = object(
     resource: ref('Resource'),
     version: rules(intOrString('An uploaded version number (1, 2, …) or LATEST.'), [
       {
-        rule: "type(self) == int ? self >= 1 : self == 'LATEST'",
-        holds: (self) => (typeof self === 'number' ? self >= 1 : self === 'LATEST'),
-        message: 'version must be a positive number or LATEST',
+        rule: "type(self) == int ? self >= 1 && self <= 2147483647 : self == 'LATEST'",
+        holds: (self) => (typeof self === 'number' ? self >= 1 && self <= 2147483647 : self === 'LATEST'),
+        message: 'version must be a number from 1 to 2147483647, or LATEST',
       },
     ]),
   },
@@ -73,7 +75,7 @@ export const assignment = object(
 );
 export type Assignment = TypeOf<typeof assignment>;
 
-const assignments = list(assignment, 'SET assignments, applied in order.', { maxItems: 256 });
+const assignments = list(assignment, 'SET assignments, applied in order.', { minItems: 1, maxItems: 256 });
 
 export const messageErrorPolicy = rules(
   object(

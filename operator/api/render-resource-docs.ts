@@ -92,7 +92,7 @@ function exampleParts(kind: string): string[] {
       'No statement: the data plane writes these objects; read them with `kubectl get dataplanenodes`.',
     ];
   }
-  const object = KIND_EXAMPLES[kind] as GraphObject;
+  const object: GraphObject = KIND_EXAMPLES[kind];
   return [
     '### Statement',
     fenced('sql', printObject(object)),

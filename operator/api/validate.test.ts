@@ -84,10 +84,17 @@ describe('checkGraphObject', () => {
     });
   }
 
-  it('runs rules only over structurally valid values', () => {
-    // addr is not a string, so the addr rule must not run (it would throw on a number).
+  it('reports a field once: a rule does not repeat a structural problem of its field', () => {
     const problems = problemsOf(client({ protocol: 'udp', addr: 514 }));
     assert.deepEqual(problems, ['spec.config.addr: must be a string']);
+  });
+
+  it('reports every key of a config, even when another key is malformed', () => {
+    const problems = problemsOf(client({ protocol: 'sctp', addr: 'nohost' }));
+    assert.deepEqual(problems, [
+      'spec.config.protocol: unsupported value "sctp": expected one of udp, tcp, tls',
+      'spec.config.addr: addr must be host:port with a port from 0 to 65535 (IPv6 in brackets: [::1]:514)',
+    ]);
   });
 
   it('finds duplicate keys of map lists', () => {

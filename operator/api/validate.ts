@@ -20,7 +20,6 @@ export function validateValue(schema: Schema<unknown>, value: unknown, path: str
 }
 
 function checkNode(schema: Schema<unknown>, value: unknown, path: string, problems: SchemaProblem[]): void {
-  const before = problems.length;
   const typeProblem = checkType(schema, value);
   if (typeProblem !== undefined) {
     problems.push({ path, message: typeProblem, fromRule: false });
@@ -29,8 +28,7 @@ function checkNode(schema: Schema<unknown>, value: unknown, path: string, proble
   for (const message of checkBounds(schema, value)) problems.push({ path, message, fromRule: false });
   if (Array.isArray(value)) checkList(schema, value, path, problems);
   else if (isPlainObject(value)) checkObject(schema, value, path, problems);
-  // Like the API server, rules only run over values that passed the structural schema.
-  if (problems.length === before) checkRules(schema.rules, value, path, problems);
+  checkRules(schema.rules, value, path, problems);
 }
 
 const TYPE_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
@@ -141,15 +139,27 @@ function checkRules(
   path: string,
   problems: SchemaProblem[],
 ): void {
+  const known = new Set(problems.map((problem) => problem.path));
   for (const rule of rules as readonly Rule<unknown>[]) {
-    if (rule.holds(value)) continue;
+    const target = path + (rule.fieldPath ?? '');
+    // A field already reported is not reported again by a rule; a rule that cannot read a malformed
+    // value (it throws) says nothing, so every other key still gets its own message.
+    if (known.has(target) || holdsOrUnknown(rule, value)) continue;
     const problem: SchemaProblem = {
-      path: path + (rule.fieldPath ?? ''),
+      path: target,
       message: rule.message,
       fromRule: true,
     };
     if (rule.code !== undefined) problem.code = rule.code;
     problems.push(problem);
+  }
+}
+
+function holdsOrUnknown(rule: Rule<unknown>, value: unknown): boolean {
+  try {
+    return rule.holds(value);
+  } catch {
+    return true;
   }
 }
 

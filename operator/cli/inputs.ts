@@ -4,6 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { GraphObject } from '../api/index.js';
 import { SourceMap, type Diagnostic } from '../compiler/diagnostic.js';
+import type { Statement } from '../language/ast.js';
+import { duplicateDiagnostic } from '../language/check-object.js';
 import { statementsToObjects } from '../language/convert.js';
 import { parseScript } from '../language/parse.js';
 import { loadYamlObjects } from '../language/yaml-input.js';
@@ -59,12 +61,18 @@ export function readInput(path: string): string {
   return readFileSync(path === '-' ? 0 : path, 'utf8');
 }
 
-/** Loads every input; `only` restricts which format is allowed (convert takes statements only, etc.). */
+/**
+ * Loads every input. Statement files are converted together, as one script in the order given, so an
+ * ALTER in one file may change an object declared in another; an object declared again in a YAML file
+ * (or twice across YAML files) is reported as a duplicate. `only` restricts the allowed format.
+ */
 export function loadInputs(
   paths: readonly string[],
   options: { format?: InputFormat; only?: InputFormat } = {},
 ): LoadedInputs {
-  const loaded: LoadedInputs = { objects: [], sourceMap: new SourceMap(), diagnostics: [] };
+  const statements: Statement[] = [];
+  const parseDiagnostics: Diagnostic[] = [];
+  const fromYaml: LoadedInputs[] = [];
   for (const path of expandPaths(paths.length > 0 ? paths : ['-'])) {
     const text = readInput(path);
     const file = path === '-' ? '<stdin>' : path;
@@ -74,16 +82,36 @@ export function loadInputs(
         `${file}: expected ${options.only === 'sql' ? 'statements (.sql)' : 'resources (.yaml)'}`,
       );
     }
-    const result = format === 'sql' ? fromStatements(text, file) : loadYamlObjects(text, file);
-    loaded.objects.push(...result.objects);
-    loaded.sourceMap.merge(result.sourceMap);
-    loaded.diagnostics.push(...result.diagnostics);
+    if (format === 'yaml') {
+      fromYaml.push(loadYamlObjects(text, file));
+      continue;
+    }
+    const parsed = parseScript(text, file);
+    statements.push(...parsed.statements);
+    parseDiagnostics.push(...parsed.diagnostics);
   }
+  const converted = statementsToObjects(statements, { reported: parseDiagnostics });
+  const loaded: LoadedInputs = { ...converted, diagnostics: [...parseDiagnostics, ...converted.diagnostics] };
+  for (const part of fromYaml) addYaml(loaded, part);
   return loaded;
 }
 
-function fromStatements(text: string, file: string): LoadedInputs {
-  const parsed = parseScript(text, file);
-  const converted = statementsToObjects(parsed.statements, {});
-  return { ...converted, diagnostics: [...parsed.diagnostics, ...converted.diagnostics] };
+/** Adds the objects of one YAML file; one already loaded (same kind, namespace, name) is SR1014. */
+function addYaml(loaded: LoadedInputs, part: LoadedInputs): void {
+  const ids = new Set(loaded.objects.map(objectId));
+  loaded.diagnostics.push(...part.diagnostics);
+  for (const object of part.objects) {
+    const key = { kind: object.kind, name: object.metadata.name };
+    if (ids.has(objectId(object))) {
+      const where = part.sourceMap.locate(key, 'metadata.name');
+      loaded.diagnostics.push(duplicateDiagnostic(key, where, loaded.sourceMap.locate(key)));
+      continue;
+    }
+    loaded.objects.push(object);
+  }
+  loaded.sourceMap.merge(part.sourceMap, { keepExisting: true });
+}
+
+function objectId(object: GraphObject): string {
+  return `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 }

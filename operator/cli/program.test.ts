@@ -60,6 +60,23 @@ describe('streamroute CLI', () => {
     assert.match(result.err, /not-ours\.yaml:1:\d+: error SR1011: /);
   });
 
+  it('converts statement files as one script, so an ALTER may change an object of another file', async () => {
+    const result = await cli('convert', join(TESTDATA, 'split'));
+    assert.equal(result.code, EXIT.ok, result.err);
+    const relay = parseAllDocuments(result.out).find((document) => document.get('kind') === 'Relay');
+    assert.equal(relay?.getIn(['spec', 'schema']), 'audit');
+  });
+
+  it('reports an object declared both in statements and in YAML, pointing at both', async () => {
+    const result = await cli(
+      'validate',
+      join(TESTDATA, 'split', '1-declare.sql'),
+      join(TESTDATA, 'twice.yaml'),
+    );
+    assert.equal(result.code, EXIT.invalid);
+    assert.match(result.err, /twice\.yaml:4:\d+: error SR1014: .*first declared at .*1-declare\.sql:2:/);
+  });
+
   it('refuses YAML where convert expects statements', async () => {
     const result = await cli('convert', join(TESTDATA, 'not-ours.yaml'));
     assert.equal(result.code, EXIT.io);

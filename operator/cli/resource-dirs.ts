@@ -2,6 +2,7 @@
 // that use resources (protobuf) can be validated and compiled without a node or a cluster.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import type { ResourceFiles } from '../compiler/index.js';
 import { InputError } from './inputs.js';
 
@@ -9,7 +10,7 @@ const SPEC = /^([a-z][a-z0-9-]*)(?:@([1-9][0-9]*))?=(.+)$/;
 
 export function parseResourceOption(value: string, previous: string[] = []): string[] {
   if (!SPEC.test(value))
-    throw new InputError(`--resource ${value}: expected NAME[@VERSION]=DIR, e.g. order-protos=./protos`);
+    throw new InvalidArgumentError(`expected NAME[@VERSION]=DIR, e.g. order-protos=./protos`);
   return [...previous, value];
 }
 

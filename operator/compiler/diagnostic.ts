@@ -52,11 +52,14 @@ export class SourceMap {
     }
   }
 
-  merge(other: SourceMap): void {
+  /** Adds another map's locations; with `keepExisting`, objects already known keep theirs. */
+  merge(other: SourceMap, options: { keepExisting?: boolean } = {}): void {
     for (const [id, paths] of other.#locations) {
-      const mine = this.#locations.get(id) ?? new Map<string, SourceLocation>();
-      for (const [path, location] of paths) mine.set(path, location);
-      this.#locations.set(id, mine);
+      const mine = this.#locations.get(id);
+      if (mine !== undefined && options.keepExisting) continue;
+      const merged = mine ?? new Map<string, SourceLocation>();
+      for (const [path, location] of paths) merged.set(path, location);
+      this.#locations.set(id, merged);
     }
   }
 

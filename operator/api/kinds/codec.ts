@@ -55,6 +55,7 @@ export const codecKind = defineKind({
             fieldName('A DATETIME field.'),
             'ENCODE <field> AS RFC3339: DATETIME fields carried as text.',
             {
+              minItems: 1,
               'x-kubernetes-list-type': 'set',
             },
           ),

@@ -60,10 +60,10 @@ export const correlatorKind = defineKind({
     ),
     [
       {
-        rule: 'self.routes.all(r, !has(r.inheritAll))',
+        rule: 'self.routes.all(r, !has(r.inheritAll) || !r.inheritAll)',
         message: 'correlator routes are SET-only: INHERIT is rejected',
         code: 'SR2020',
-        holds: (self) => self.routes.every((route) => route.inheritAll === undefined),
+        holds: (self) => self.routes.every((route) => route.inheritAll !== true),
         fieldPath: '.routes',
       },
     ],

@@ -38,6 +38,7 @@ export const emitterKind = defineKind({
           fieldName('A SENSITIVE field.'),
           'ALLOW SENSITIVE (…): SENSITIVE fields this emitter may send out.',
           {
+            minItems: 1,
             'x-kubernetes-list-type': 'set',
           },
         ),

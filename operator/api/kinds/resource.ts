@@ -23,7 +23,7 @@ export const resourceKind = defineKind({
   singular: 'resource',
   shortNames: ['srres'],
   description: 'CREATE RESOURCE: files (such as .proto definitions or TLS material) uploaded in versions.',
-  spec: object({ description: optional(str('Free text.', { maxLength: 1024 })) }, 'A resource.'),
+  spec: object({}, 'A resource has no settings; its files arrive with UPLOAD RESOURCE.'),
   status: object(
     {
       ...statusProperties,

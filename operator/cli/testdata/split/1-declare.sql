@@ -1,0 +1,2 @@
+CREATE SCHEMA orders (order_id STRING);
+CREATE RELAY orders SCHEMA orders UNBRANCHED;

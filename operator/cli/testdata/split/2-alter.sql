@@ -1,0 +1,2 @@
+CREATE SCHEMA audit (order_id STRING);
+ALTER RELAY orders SCHEMA audit UNBRANCHED;

@@ -1,0 +1,92 @@
+// What the parser produces. A CREATE or ALTER statement carries the resource spec itself (the types of
+// operator/api), so converting a statement to a resource is only a matter of adding metadata.
+import type { GraphKind, SpecByKind } from '../api/index.js';
+import type { SourceLocation } from '../compiler/diagnostic.js';
+
+/** Either ingestor kind, in DROP, SHOW CREATE, SHOW INGESTORS and DESCRIBE. */
+export type KindWord = GraphKind | 'Ingestor';
+
+/** What SHOW lists: SHOW INGESTORS covers both ingestor kinds. */
+export type ShowTarget = Exclude<GraphKind, 'HttpIngestor' | 'SyslogIngestor'> | 'Ingestor';
+
+/** An object named in a statement: the identifier as written and the resource name it maps to. */
+export interface NamedObject {
+  identifier: string;
+  /** From identifierToName; when the identifier cannot map (SR1002) a best-effort lower-cased form. */
+  name: string;
+}
+
+interface Declaration<K extends GraphKind> extends NamedObject {
+  kind: K;
+  spec: SpecByKind[K];
+  /**
+   * Where each part was written, by field path relative to the object: `metadata.name`, `spec.schema`,
+   * `spec.routes[0]`, `spec.routes[0].set[1].value`, `spec.config.framing`, … Every leaf the user wrote
+   * and every list element has an entry; the empty path is the statement itself. Look paths up by their
+   * longest known prefix (SourceMap in operator/compiler/diagnostic.ts does).
+   */
+  locations: Map<string, SourceLocation>;
+  /** The statement's first keyword. */
+  location: SourceLocation;
+}
+
+type EachKind<T> = { [K in GraphKind]: Declaration<K> & T }[GraphKind];
+
+/** `CREATE [OR REPLACE] [IF NOT EXISTS] <kind> <name> …` */
+export type CreateStatement = EachKind<{ type: 'create'; orReplace: boolean; ifNotExists: boolean }>;
+
+/** `ALTER <kind> <name> …` with the same tail as CREATE. */
+export type AlterStatement = EachKind<{ type: 'alter' }>;
+
+export interface DropStatement extends NamedObject {
+  type: 'drop';
+  kind: KindWord;
+  ifExists: boolean;
+  location: SourceLocation;
+}
+
+export interface ShowStatement {
+  type: 'show';
+  what: ShowTarget;
+  location: SourceLocation;
+}
+
+export interface ShowCreateStatement extends NamedObject {
+  type: 'show-create';
+  kind: KindWord;
+  location: SourceLocation;
+}
+
+export interface DescribeStatement extends NamedObject {
+  type: 'describe';
+  kind: 'Ingestor' | 'Emitter';
+  location: SourceLocation;
+}
+
+export interface TransactionStatement {
+  type: 'begin' | 'commit' | 'rollback';
+  location: SourceLocation;
+}
+
+/** `UPLOAD RESOURCE r VERSION '<directory>'` (client-side only). */
+export interface UploadResourceStatement extends NamedObject {
+  type: 'upload-resource';
+  directory: string;
+  location: SourceLocation;
+}
+
+export type DeclarationStatement = CreateStatement | AlterStatement;
+
+export type Statement =
+  | CreateStatement
+  | AlterStatement
+  | DropStatement
+  | ShowStatement
+  | ShowCreateStatement
+  | DescribeStatement
+  | TransactionStatement
+  | UploadResourceStatement;
+
+export function isDeclaration(statement: Statement): statement is DeclarationStatement {
+  return statement.type === 'create' || statement.type === 'alter';
+}

@@ -1,0 +1,110 @@
+// One document → one graph object or the diagnostics that say why not. Shared by the statement converter
+// and the YAML loader so both report the same codes: SR1011 not ours, SR1012 structure, SR1013 or the
+// rule's own code for CEL-twin rules, SR2030 for an unknown syslog protocol.
+import { API_VERSION, GRAPH_KINDS, type GraphObject } from '../api/index.js';
+import { SYSLOG_PROTOCOLS } from '../api/kinds/syslog-client.js';
+import { checkGraphObject } from '../api/validate-object.js';
+import { isPlainObject, type SchemaProblem } from '../api/validate.js';
+import type { Diagnostic, ObjectKey, SourceLocation } from '../compiler/diagnostic.js';
+
+export type Locate = (path: string) => SourceLocation | undefined;
+
+export type DocumentCheck = { ok: true; object: GraphObject } | { ok: false; diagnostics: Diagnostic[] };
+
+const PROTOCOL_PATH = 'spec.config.protocol';
+
+export function checkDocument(document: unknown, locate: Locate): DocumentCheck {
+  const check = checkGraphObject(document);
+  if (check.ok) return { ok: true, object: check.object };
+  const key = objectKeyOf(document);
+  if (check.notOurs) return { ok: false, diagnostics: [notOurs(document, check.problems, locate)] };
+  return {
+    ok: false,
+    diagnostics: check.problems.map((problem) => problemDiagnostic(problem, document, key, locate)),
+  };
+}
+
+/** The kind and name a document claims, for diagnostics about it (even when it is not valid). */
+export function objectKeyOf(document: unknown): ObjectKey | undefined {
+  if (!isPlainObject(document) || typeof document.kind !== 'string') return undefined;
+  const metadata = document.metadata;
+  const name = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : '(unnamed)';
+  return { kind: document.kind, name };
+}
+
+function problemDiagnostic(
+  problem: SchemaProblem,
+  document: unknown,
+  key: ObjectKey | undefined,
+  locate: Locate,
+): Diagnostic {
+  const diagnostic: Diagnostic = {
+    code: problem.fromRule ? (problem.code ?? 'SR1013') : 'SR1012',
+    severity: 'error',
+    message: problem.message,
+    path: problem.path,
+  };
+  const protocol = problem.path === PROTOCOL_PATH ? valueAt(document, PROTOCOL_PATH) : undefined;
+  if (key?.kind === 'SyslogClient' && isUnknownProtocol(protocol)) {
+    diagnostic.code = 'SR2030';
+    diagnostic.message = `unknown protocol '${protocol}': expected udp, tcp or tls`;
+  }
+  if (key !== undefined) diagnostic.object = key;
+  return located(diagnostic, locate(problem.path));
+}
+
+function notOurs(document: unknown, problems: SchemaProblem[], locate: Locate): Diagnostic {
+  const problem = problems[0];
+  const path = problem?.path ?? '';
+  const what = isPlainObject(document) ? describe(document) : 'a document that is not a mapping';
+  const kinds = GRAPH_KINDS.map((definition) => definition.kind).join(', ');
+  const diagnostic: Diagnostic = {
+    code: 'SR1011',
+    severity: 'error',
+    message: `${what} is not a streamroute resource: expected apiVersion ${API_VERSION} and a kind of ${kinds}`,
+  };
+  if (path !== '') diagnostic.path = path;
+  return located(diagnostic, locate(path) ?? locate(''));
+}
+
+function describe(document: Record<string, unknown>): string {
+  const { apiVersion, kind } = document;
+  if (typeof kind !== 'string') return 'a document without a kind';
+  return typeof apiVersion === 'string' ? `a ${kind} (${apiVersion})` : `a ${kind} without an apiVersion`;
+}
+
+function located(diagnostic: Diagnostic, location: SourceLocation | undefined): Diagnostic {
+  if (location !== undefined) diagnostic.location = location;
+  return diagnostic;
+}
+
+function valueAt(document: unknown, path: string): unknown {
+  let value = document;
+  for (const key of path.split('.')) value = isPlainObject(value) ? value[key] : undefined;
+  return value;
+}
+
+function isUnknownProtocol(value: unknown): value is string {
+  return typeof value === 'string' && !(SYSLOG_PROTOCOLS as readonly string[]).includes(value);
+}
+
+/** SR1014, on the second declaration, saying where the first one is. */
+export function duplicateDiagnostic(
+  key: ObjectKey,
+  location: SourceLocation | undefined,
+  first: SourceLocation | undefined,
+): Diagnostic {
+  const where = first === undefined ? '' : ` (first declared at ${formatLocation(first)})`;
+  const diagnostic: Diagnostic = {
+    code: 'SR1014',
+    severity: 'error',
+    message: `${key.kind} ${key.name} is declared twice${where}`,
+    object: key,
+    path: 'metadata.name',
+  };
+  return located(diagnostic, location);
+}
+
+export function formatLocation(location: SourceLocation): string {
+  return `${location.file ?? '<input>'}:${location.line}:${location.column}`;
+}
