@@ -18,7 +18,10 @@ export default tseslint.config(
     // The data plane never depends on the operator (DESIGN.md §2).
     files: ['dataplane/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/operator/**'], message: 'dataplane/ must not import operator/' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/operator/**'], message: 'dataplane/ must not import operator/' }] },
+      ],
     },
   },
   {

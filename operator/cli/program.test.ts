@@ -34,8 +34,7 @@ describe('streamroute CLI', () => {
 
   it('sets the namespace with -n', async () => {
     const converted = await cli('convert', '-n', 'team-a', join(QUICKSTART, 'graph.sql'));
-    const documents = parseAllDocuments(converted.out) as ReturnType<typeof parseAllDocuments> & unknown[];
-    for (const document of documents as { getIn(path: string[]): unknown }[]) {
+    for (const document of parseAllDocuments(converted.out) as { getIn(path: string[]): unknown }[]) {
       assert.equal(document.getIn(['metadata', 'namespace']), 'team-a');
     }
   });

@@ -31,10 +31,11 @@ export function reportDiagnostics(diagnostics: readonly Diagnostic[], output: Ou
 }
 
 function byLocation(a: Diagnostic, b: Diagnostic): number {
-  const fileA = a.location?.file ?? '';
-  const fileB = b.location?.file ?? '';
-  if (fileA !== fileB) return fileA < fileB ? -1 : 1;
-  return (
-    (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0)
-  );
+  const [fileA, lineA, columnA] = position(a);
+  const [fileB, lineB, columnB] = position(b);
+  return fileA.localeCompare(fileB) || lineA - lineB || columnA - columnB;
+}
+
+function position({ location }: Diagnostic): [string, number, number] {
+  return location === undefined ? ['', 0, 0] : [location.file ?? '', location.line, location.column];
 }

@@ -8,7 +8,10 @@ describe('diagnostic catalog', () => {
   it('matches docs/errors.md', () => {
     const text = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
     const documented = Object.fromEntries(
-      [...text.matchAll(/^\| `(SR\d{4})` \| ([^|]+) \|/gm)].map(([, code = '', title = '']) => [code, title.trim()]),
+      [...text.matchAll(/^\| `(SR\d{4})` \| ([^|]+) \|/gm)].map(([, code = '', title = '']) => [
+        code,
+        title.trim(),
+      ]),
     );
     assert.deepEqual(documented, { ...DIAGNOSTIC_CODES });
   });

@@ -57,6 +57,8 @@ export const DIAGNOSTIC_CODES = {
   SR2060: 'Two ingestors share a name',
   SR2061: 'Waiting on an object that is not accepted',
   SR2062: 'Relays form a cycle',
+  SR2063: 'Junction inputs carry incompatible schemas',
+  SR2064: 'Mounted resource version is not uploaded',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -39,7 +39,7 @@ export class SourceMap {
   set(key: ObjectKey, path: string, location: SourceLocation): void {
     const id = objectKeyString(key);
     let paths = this.#locations.get(id);
-    if (paths === undefined) this.#locations.set(id, (paths = new Map()));
+    if (paths === undefined) this.#locations.set(id, (paths = new Map<string, SourceLocation>()));
     paths.set(path, location);
   }
 

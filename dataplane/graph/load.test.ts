@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { loadGraph } from './load.js';
+import type { Graph } from './types.js';
+
+function goodGraph(): Graph {
+  const field = (name: string): Graph['schemas'][string]['fields'][number] => ({
+    name,
+    type: 'STRING',
+    optional: false,
+    sensitive: false,
+  });
+  return {
+    apiVersion: 'streamroute.io/graph/v1',
+    domain: 'shop',
+    schemas: {
+      line: {
+        fields: [field('message'), { name: 'severity', type: 'U8', optional: false, sensitive: false }],
+      },
+    },
+    codecs: { syslog: { kind: 'syslog', schema: 'line', canEncode: false, fields: ['message', 'severity'] } },
+    relays: { lines: { schema: 'line', branching: 'UNBRANCHED' } },
+    clients: { udp: { protocol: 'udp', host: '0.0.0.0', port: 514, maxMessageSize: 131072 } },
+    httpIngestors: {},
+    syslogIngestors: {
+      'udp-in': {
+        client: 'udp',
+        mode: 'NO_ACK',
+        quiesce: { action: 'SUSPEND' },
+        codec: 'syslog',
+        routes: [
+          {
+            to: 'lines',
+            inherit: ['message'],
+            set: [
+              {
+                field: 'severity',
+                value: { kind: 'literal', literal: 'INTEGER', value: '5', type: 'I64', nullable: false },
+              },
+            ],
+            branching: 'UNBRANCHED',
+            flush: 'IMMEDIATE',
+            onMessageError: { action: 'LOG' },
+          },
+        ],
+        onGeneralError: 'LOG',
+      },
+    },
+    junctions: {},
+    correlators: {},
+    emitters: {},
+  };
+}
+
+const REMOVE = Symbol('remove');
+
+/** A copy of the good graph with the value at a JSON pointer replaced (or removed). */
+function changed(pointer: string, value: unknown): unknown {
+  const graph = structuredClone(goodGraph()) as unknown as Record<string, unknown>;
+  const keys = pointer.split('/').slice(1);
+  const last = keys.pop() ?? '';
+  let node: Record<string, unknown> = graph;
+  for (const key of keys) node = node[key] as Record<string, unknown>;
+  if (value === REMOVE) delete node[last];
+  else node[last] = value;
+  return graph;
+}
+
+const ROUTE = '/syslogIngestors/udp-in/routes/0';
+const EVAL = { kind: 'call', name: 'eval', args: [], type: 'STRING', nullable: false };
+
+describe('loadGraph', () => {
+  it('loads a good graph', () => {
+    const result = loadGraph(goodGraph());
+    assert.ok(result.ok, result.ok ? '' : result.errors.join('\n'));
+  });
+
+  const refused: [string, unknown, string][] = [
+    ['not an object', 'graph', '(graph): must be object'],
+    [
+      'a wrong apiVersion',
+      changed('/apiVersion', 'streamroute.io/graph/v2'),
+      '/apiVersion: must be "streamroute.io/graph/v1"',
+    ],
+    ['a missing record', changed('/emitters', REMOVE), '(graph): missing emitters'],
+    ['a missing field', changed('/clients/udp/port', REMOVE), '/clients/udp: missing port'],
+    ['a wrong type', changed('/clients/udp/port', '514'), '/clients/udp/port: must be integer'],
+    ['an unknown key', changed('/relays/lines/color', 'red'), '/relays/lines: unknown key color'],
+    [
+      'an unknown codec kind',
+      changed('/codecs/syslog/kind', 'csv'),
+      '/codecs/syslog/kind: unknown value "csv"',
+    ],
+    [
+      'an expression without its type',
+      changed(`${ROUTE}/set/0/value/type`, REMOVE),
+      `${ROUTE}/set/0/value: missing type`,
+    ],
+    ['an unknown function', changed(`${ROUTE}/set/0/value`, EVAL), '/name: must be one of'],
+    [
+      'a bad resource name',
+      changed('/relays/Lines', { schema: 'line', branching: 'UNBRANCHED' }),
+      'property name',
+    ],
+    [
+      'a reference to a missing relay',
+      changed(`${ROUTE}/to`, 'nowhere'),
+      'syslogIngestors.udp-in.routes[0]: relays has no entry nowhere',
+    ],
+    [
+      'a reference to a missing schema',
+      changed('/relays/lines/schema', 'gone'),
+      'relays.lines: schemas has no entry gone',
+    ],
+    [
+      'a route field the target lacks',
+      changed(`${ROUTE}/inherit/1`, 'hostname'),
+      'schema line of relay lines has no field hostname',
+    ],
+  ];
+  for (const [what, json, error] of refused) {
+    it(`refuses ${what}`, () => {
+      const result = loadGraph(json);
+      assert.ok(!result.ok, 'refused');
+      assert.ok(
+        result.errors.some((found) => found.includes(error)),
+        `${JSON.stringify(error)} in\n${result.errors.join('\n')}`,
+      );
+    });
+  }
+});

@@ -1,0 +1,80 @@
+// Emitters: the codec can encode — a JAQ or protobuf codec needs ON EMITTING (SR2014), a SYSLOG codec
+// needs facility, severity and message in its schema (SR2013), a wire JSON codec always can — and the
+// codec's schema fits the records of the relay (SR2019): each of its fields is a relay field of the same
+// type, never null where the codec's schema does not allow it.
+import type { GraphObject } from '../api/index.js';
+import { keyOf, label, type CompileContext, type RelaySchema, type SchemaField } from './context.js';
+
+const SYSLOG_ENCODE_FIELDS = ['facility', 'severity', 'message'] as const;
+
+/** Why a codec cannot encode, with the code to report; undefined if it can. */
+export function encodeProblem(
+  codec: GraphObject<'Codec'>,
+  fields: ReadonlyMap<string, SchemaField>,
+): { code: 'SR2013' | 'SR2014'; message: string } | undefined {
+  if (codec.spec.from === 'SYSLOG') {
+    const missing = SYSLOG_ENCODE_FIELDS.filter((name) => !fields.has(name));
+    if (missing.length === 0) return undefined;
+    return {
+      code: 'SR2013',
+      message: `SYSLOG codec ${codec.metadata.name} cannot encode: schema ${codec.spec.schema} lacks ${missing.join(', ')} (encoding needs facility, severity and message)`,
+    };
+  }
+  if (codec.spec.jaq !== undefined && codec.spec.jaq.emitting === undefined) {
+    return {
+      code: 'SR2014',
+      message: `codec ${codec.metadata.name} has only an ON INGESTION program and cannot encode; add ON EMITTING <program>`,
+    };
+  }
+  return undefined;
+}
+
+export function checkEmitters(ctx: CompileContext, objects: readonly GraphObject[]): void {
+  for (const object of objects) {
+    if (object.kind !== 'Emitter') continue;
+    const codec = ctx.accepted('Codec', object.spec.codec);
+    const fields = codec && ctx.schemaFields(codec.spec.schema);
+    if (codec === undefined || fields === undefined) continue;
+    const problem = encodeProblem(codec, fields);
+    if (problem !== undefined) {
+      ctx.report(keyOf(object), problem.code, 'spec.codec', `${label(object)}: ${problem.message}`);
+    }
+    const relay = ctx.relaySchema(object.spec.from);
+    if (relay !== undefined) checkFit(ctx, object, codec, relay);
+  }
+}
+
+function checkFit(
+  ctx: CompileContext,
+  emitter: GraphObject<'Emitter'>,
+  codec: GraphObject<'Codec'>,
+  relay: RelaySchema,
+): void {
+  const fields = ctx.schemaFields(codec.spec.schema);
+  const mismatch = fields && schemaMismatch(fields, relay);
+  if (mismatch === undefined) return;
+  ctx.report(
+    keyOf(emitter),
+    'SR2019',
+    'spec.codec',
+    `${label(emitter)}: codec ${codec.metadata.name} encodes schema ${codec.spec.schema}, which does not fit the records of relay ${relay.relay} (schema ${relay.schema}): ${mismatch}`,
+  );
+}
+
+function schemaMismatch(
+  codecFields: ReadonlyMap<string, SchemaField>,
+  relay: RelaySchema,
+): string | undefined {
+  for (const field of codecFields.values()) {
+    const carried = relay.fields.get(field.name);
+    if (carried === undefined) {
+      if (field.optional) continue;
+      return `the relay has no field ${field.name}, which the codec's schema requires`;
+    }
+    if (carried.type !== field.type)
+      return `${field.name} is ${carried.type} on the relay but ${field.type} in the codec's schema`;
+    if (carried.optional && !field.optional)
+      return `${field.name} may be null on the relay but is not OPTIONAL in the codec's schema`;
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+// A SYSLOG codec's schema may declare any subset of the syslog fields, each with exactly the name, type
+// and optionality of spec §2.9 (SR2011). (JAQ or RFC3339 rules on a SYSLOG codec are SR2012, a rule of
+// the Codec kind itself.)
+import type { GraphObject } from '../api/index.js';
+import type { FieldType } from '../../dataplane/graph/field-types.js';
+import type { SyslogField } from '../../dataplane/graph/types.js';
+import { keyOf, label, type CompileContext } from './context.js';
+
+export const SYSLOG_SHAPES: Record<SyslogField, { type: FieldType; optional: boolean }> = {
+  facility: { type: 'U8', optional: false },
+  severity: { type: 'U8', optional: false },
+  timestamp: { type: 'DATETIME', optional: true },
+  hostname: { type: 'STRING', optional: true },
+  app_name: { type: 'STRING', optional: true },
+  proc_id: { type: 'STRING', optional: true },
+  msg_id: { type: 'STRING', optional: true },
+  structured_data: { type: 'STRING', optional: true },
+  message: { type: 'STRING', optional: false },
+};
+
+export function shapeText(shape: { type: string; optional: boolean }): string {
+  return `${shape.type}${shape.optional ? ' OPTIONAL' : ''}`;
+}
+
+const ALL_SHAPES = Object.entries(SYSLOG_SHAPES)
+  .map(([name, shape]) => `${name} ${shapeText(shape)}`)
+  .join(', ');
+
+export function isSyslogField(name: string): name is SyslogField {
+  return Object.hasOwn(SYSLOG_SHAPES, name);
+}
+
+export function checkSyslogSchema(ctx: CompileContext, objects: readonly GraphObject[]): void {
+  for (const object of objects) {
+    if (object.kind !== 'Codec' || object.spec.from !== 'SYSLOG') continue;
+    const fields = ctx.schemaFields(object.spec.schema);
+    if (fields === undefined) continue;
+    for (const field of fields.values()) {
+      const subject = `${label(object)}: schema ${object.spec.schema}`;
+      if (!isSyslogField(field.name)) {
+        ctx.report(
+          keyOf(object),
+          'SR2011',
+          'spec.schema',
+          `${subject} declares ${field.name}, which is not a syslog field; a SYSLOG codec's schema may declare only ${ALL_SHAPES}`,
+        );
+        continue;
+      }
+      const expected = SYSLOG_SHAPES[field.name];
+      if (expected.type === field.type && expected.optional === field.optional) continue;
+      ctx.report(
+        keyOf(object),
+        'SR2011',
+        'spec.schema',
+        `${subject} declares ${field.name} ${shapeText(field)}; ${field.name} must be ${shapeText(expected)}`,
+      );
+    }
+  }
+}

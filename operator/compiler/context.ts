@@ -1,0 +1,187 @@
+// The state of one compile: the objects, what each pass reported about them, and their verdicts as the
+// layers are decided. Passes read other objects only through `accepted`, so a check never judges an
+// object against a rejected or missing one.
+import type { GraphKind, GraphObject } from '../api/index.js';
+import type { Expr } from '../../dataplane/graph/expression.js';
+import type { FieldType } from '../../dataplane/graph/field-types.js';
+import type { ProtobufDescriptor } from '../../dataplane/graph/types.js';
+import type { DiagnosticCode } from './codes.js';
+import { objectKeyString, type Diagnostic, type ObjectKey } from './diagnostic.js';
+import type { ResourceIndex } from './resource-index.js';
+import { parseExpression, type ExpressionResult } from '../language/parse.js';
+
+export type Status = 'pending' | 'accepted' | 'rejected' | 'waiting';
+
+export interface SchemaField {
+  name: string;
+  type: FieldType;
+  optional: boolean;
+  sensitive: boolean;
+}
+
+export interface RelaySchema {
+  relay: string;
+  schema: string;
+  fields: ReadonlyMap<string, SchemaField>;
+}
+
+interface Entry {
+  object: GraphObject | undefined;
+  order: number;
+  status: Status;
+  /** Errors about the object itself (everything but SR2001 and SR2061). */
+  ownErrors: number;
+  diagnostics: Diagnostic[];
+  waitingOn: ObjectKey[];
+}
+
+const NOT_OWN: ReadonlySet<DiagnosticCode> = new Set(['SR2001', 'SR2061']);
+
+export function keyOf(object: GraphObject): ObjectKey {
+  return { kind: object.kind, name: object.metadata.name };
+}
+
+export function label(object: ObjectKey | GraphObject): string {
+  return 'metadata' in object ? `${object.kind} ${object.metadata.name}` : `${object.kind} ${object.name}`;
+}
+
+export class CompileContext {
+  readonly diagnostics: Diagnostic[] = [];
+  /** Typed expressions by `Kind/name#path`, for lowering. */
+  readonly typed = new Map<string, Expr>();
+  /** Resolved protobuf descriptors by codec name. */
+  readonly descriptors = new Map<string, ProtobufDescriptor>();
+  readonly #entries = new Map<string, Entry>();
+  readonly #parsed = new Map<string, ExpressionResult>();
+  readonly #schemas = new Map<string, ReadonlyMap<string, SchemaField>>();
+
+  constructor(
+    readonly domain: string,
+    readonly resources: ResourceIndex,
+  ) {}
+
+  /** Registers a declared object (`object` undefined when it failed its single-object checks). */
+  declare(key: ObjectKey, object: GraphObject | undefined): void {
+    const id = objectKeyString(key);
+    if (this.#entries.has(id)) return;
+    const order = this.#entries.size;
+    this.#entries.set(id, { object, order, status: 'pending', ownErrors: 0, diagnostics: [], waitingOn: [] });
+  }
+
+  isDeclared(kind: GraphKind, name: string): boolean {
+    return this.#entries.has(`${kind}/${name}`);
+  }
+
+  report(key: ObjectKey, code: DiagnosticCode, path: string, message: string): void {
+    const diagnostic: Diagnostic = { code, severity: 'error', message, object: key, path };
+    this.add(diagnostic);
+  }
+
+  add(diagnostic: Diagnostic): void {
+    this.diagnostics.push(diagnostic);
+    const entry = diagnostic.object && this.#entries.get(objectKeyString(diagnostic.object));
+    if (entry === undefined) return;
+    entry.diagnostics.push(diagnostic);
+    if (diagnostic.severity === 'error' && !NOT_OWN.has(diagnostic.code)) entry.ownErrors += 1;
+  }
+
+  hasOwnErrors(key: ObjectKey): boolean {
+    return (this.#entries.get(objectKeyString(key))?.ownErrors ?? 0) > 0;
+  }
+
+  /** Objects that passed their single-object checks, in input order. */
+  objects(kinds?: readonly GraphKind[]): GraphObject[] {
+    const found: GraphObject[] = [];
+    for (const entry of this.#entries.values()) {
+      if (entry.object && (kinds === undefined || kinds.includes(entry.object.kind)))
+        found.push(entry.object);
+    }
+    return found;
+  }
+
+  /** Input position, used to keep the first of two conflicting objects. */
+  order(key: ObjectKey): number {
+    return this.#entries.get(objectKeyString(key))?.order ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  status(kind: string, name: string): Status | 'missing' {
+    return this.#entries.get(`${kind}/${name}`)?.status ?? 'missing';
+  }
+
+  setStatus(key: ObjectKey, status: Status): void {
+    const entry = this.#entries.get(objectKeyString(key));
+    if (entry) entry.status = status;
+  }
+
+  waitOn(key: ObjectKey, on: readonly ObjectKey[]): void {
+    const entry = this.#entries.get(objectKeyString(key));
+    if (entry === undefined) return;
+    for (const target of on) {
+      if (!entry.waitingOn.some((known) => objectKeyString(known) === objectKeyString(target)))
+        entry.waitingOn.push(target);
+    }
+  }
+
+  waitingOn(key: ObjectKey): ObjectKey[] {
+    return this.#entries.get(objectKeyString(key))?.waitingOn ?? [];
+  }
+
+  diagnosticsOf(key: ObjectKey): Diagnostic[] {
+    return this.#entries.get(objectKeyString(key))?.diagnostics ?? [];
+  }
+
+  keys(): ObjectKey[] {
+    return [...this.#entries.keys()].map((id) => {
+      const cut = id.indexOf('/');
+      return { kind: id.slice(0, cut), name: id.slice(cut + 1) };
+    });
+  }
+
+  /** The object if it is accepted; undefined while it is pending, rejected, waiting or missing. */
+  accepted<K extends GraphKind>(kind: K, name: string): GraphObject<K> | undefined {
+    const entry = this.#entries.get(`${kind}/${name}`);
+    return entry?.status === 'accepted' ? (entry.object as GraphObject<K> | undefined) : undefined;
+  }
+
+  /** Parses expression text once per compile. */
+  parse(text: string): ExpressionResult {
+    let result = this.#parsed.get(text);
+    if (result === undefined) this.#parsed.set(text, (result = parseExpression(text)));
+    return result;
+  }
+
+  schemaFields(name: string): ReadonlyMap<string, SchemaField> | undefined {
+    const cached = this.#schemas.get(name);
+    if (cached !== undefined) return cached;
+    const schema = this.accepted('Schema', name);
+    if (schema === undefined) return undefined;
+    const fields = new Map(
+      schema.spec.fields.map((field) => [
+        field.name,
+        {
+          name: field.name,
+          type: field.type,
+          optional: field.optional === true,
+          sensitive: field.sensitive === true,
+        },
+      ]),
+    );
+    this.#schemas.set(name, fields);
+    return fields;
+  }
+
+  relaySchema(relay: string): RelaySchema | undefined {
+    const object = this.accepted('Relay', relay);
+    const fields = object && this.schemaFields(object.spec.schema);
+    return object && fields ? { relay, schema: object.spec.schema, fields } : undefined;
+  }
+
+  /** Records a typed expression for lowering. */
+  setTyped(key: ObjectKey, path: string, expr: Expr): void {
+    this.typed.set(`${objectKeyString(key)}#${path}`, expr);
+  }
+
+  getTyped(key: ObjectKey, path: string): Expr | undefined {
+    return this.typed.get(`${objectKeyString(key)}#${path}`);
+  }
+}

@@ -1,0 +1,104 @@
+// The whole-graph compiler: checks every object of a domain against the others, decides a verdict for
+// each, and lowers the accepted ones to a Graph. The CLI, the embedded node and the controller all call
+// compileDomain, so all three report the same diagnostics.
+import type { GraphKind, GraphObject } from '../api/index.js';
+import type { Graph } from '../../dataplane/graph/types.js';
+import { checkCorrelators } from './check-correlators.js';
+import { checkCycles } from './check-cycles.js';
+import { checkEmitters } from './check-emitters.js';
+import { checkHttpPaths } from './check-http-paths.js';
+import { checkIngestorNames } from './check-ingestor-names.js';
+import { checkJaqNulls } from './check-jaq-nulls.js';
+import { checkJunctions } from './check-junctions.js';
+import { checkListeners } from './check-listeners.js';
+import { checkLiterals } from './check-literals.js';
+import { checkMounts } from './check-mounts.js';
+import { checkObjects } from './check-objects.js';
+import { checkProtobuf } from './check-protobuf.js';
+import { checkReferences } from './check-references.js';
+import { checkRfc3339 } from './check-rfc3339.js';
+import { checkRoutes } from './check-routes.js';
+import { checkSensitivity } from './check-sensitivity.js';
+import { checkSyslogClients } from './check-syslog-clients.js';
+import { checkSyslogSchema } from './check-syslog-schema.js';
+import { checkWireSchema } from './check-wire-schema.js';
+import { CompileContext, keyOf } from './context.js';
+import { collectVerdicts, decideLayer } from './decide-verdicts.js';
+import type { Diagnostic, ObjectKey } from './diagnostic.js';
+import { lowerGraph } from './lower-graph.js';
+import { resourceIndex } from './resource-index.js';
+
+/** Uploaded resource versions (for protobuf codecs and mounts). */
+export interface ResourceFiles {
+  latestVersion(resource: string): number | undefined;
+  /** Path inside the version → text. */
+  files(resource: string, version: number): ReadonlyMap<string, string> | undefined;
+}
+
+export type Verdict =
+  | { status: 'accepted' }
+  | { status: 'rejected'; diagnostics: Diagnostic[] }
+  | { status: 'waiting'; on: ObjectKey[] };
+
+export interface CompileResult {
+  graph: Graph;
+  diagnostics: Diagnostic[];
+  /** By `Kind/name`. */
+  verdicts: Map<string, Verdict>;
+}
+
+export interface CompileOptions {
+  domain: string;
+  resources?: ResourceFiles;
+}
+
+/** A pass over the objects of one layer; it reads other objects only through `ctx.accepted`. */
+export type Pass = (ctx: CompileContext, objects: readonly GraphObject[]) => void;
+
+/** Kinds by what they refer to: an object only refers to kinds of earlier layers. */
+const LAYERS: readonly (readonly GraphKind[])[] = [
+  ['Schema', 'WireSchema', 'Resource'],
+  ['Codec', 'Relay', 'Vhost', 'SyslogClient'],
+  ['Endpoint'],
+  ['HttpIngestor', 'SyslogIngestor', 'Junction', 'Correlator', 'Emitter'],
+];
+
+/** Checks of one object against the objects it refers to. */
+const OBJECT_PASSES: readonly Pass[] = [
+  checkReferences,
+  checkLiterals,
+  checkSyslogSchema,
+  checkWireSchema,
+  checkRfc3339,
+  checkJaqNulls,
+  checkProtobuf,
+  checkMounts,
+  checkSyslogClients,
+  checkJunctions,
+  checkCorrelators,
+  checkRoutes,
+  checkSensitivity,
+  checkEmitters,
+];
+
+/** Checks between objects of a layer; they see only objects that are otherwise fine, and keep the first. */
+const PEER_PASSES: readonly Pass[] = [checkIngestorNames, checkListeners, checkHttpPaths, checkCycles];
+
+export function compileDomain(objects: readonly GraphObject[], options: CompileOptions): CompileResult {
+  const ctx = new CompileContext(options.domain, resourceIndex(objects, options.resources));
+  checkObjects(ctx, objects);
+  for (const kinds of LAYERS) {
+    const layer = ctx.objects(kinds);
+    for (const pass of OBJECT_PASSES) pass(ctx, layer);
+    for (const pass of PEER_PASSES) {
+      pass(
+        ctx,
+        layer.filter(
+          (object) => !ctx.hasOwnErrors(keyOf(object)) && ctx.waitingOn(keyOf(object)).length === 0,
+        ),
+      );
+    }
+    decideLayer(ctx, kinds);
+  }
+  return { graph: lowerGraph(ctx), diagnostics: ctx.diagnostics, verdicts: collectVerdicts(ctx) };
+}

@@ -1,0 +1,57 @@
+// Lowers the accepted objects of a compile to the Graph the data plane runs (dataplane/graph/types.ts).
+// Vhosts, endpoints, wire schemas and resources have no entries of their own: what the runtime needs of
+// them is inlined where they are used.
+import { GRAPH_API_VERSION, type Graph } from '../../dataplane/graph/types.js';
+import type { GraphKind, GraphObject } from '../api/index.js';
+import type { CompileContext } from './context.js';
+import { lowerCodec } from './lower-codecs.js';
+import { lowerCorrelator, lowerEmitter, lowerJunction } from './lower-flows.js';
+import { lowerClient, lowerHttpIngestor, lowerSyslogIngestor } from './lower-sources.js';
+
+export function lowerGraph(ctx: CompileContext): Graph {
+  const graph: Graph = {
+    apiVersion: GRAPH_API_VERSION,
+    domain: ctx.domain,
+    schemas: {},
+    codecs: {},
+    relays: {},
+    clients: {},
+    httpIngestors: {},
+    syslogIngestors: {},
+    junctions: {},
+    correlators: {},
+    emitters: {},
+  };
+  const each = <K extends GraphKind>(kind: K, lower: (object: GraphObject<K>) => void): void => {
+    for (const object of ctx.objects([kind])) {
+      const accepted = ctx.accepted(kind, object.metadata.name);
+      if (accepted !== undefined) lower(accepted);
+    }
+  };
+  each('Schema', (schema) => {
+    const fields = ctx.schemaFields(schema.metadata.name);
+    graph.schemas[schema.metadata.name] = {
+      fields: [...(fields?.values() ?? [])].map((field) => ({ ...field })),
+    };
+  });
+  each('Codec', (codec) => (graph.codecs[codec.metadata.name] = lowerCodec(ctx, codec)));
+  each('Relay', (relay) => {
+    graph.relays[relay.metadata.name] = { schema: relay.spec.schema, branching: relay.spec.branching };
+  });
+  each('SyslogClient', (client) => (graph.clients[client.metadata.name] = lowerClient(ctx, client)));
+  each('HttpIngestor', (ingestor) => {
+    const lowered = lowerHttpIngestor(ctx, ingestor);
+    if (lowered !== undefined) graph.httpIngestors[ingestor.metadata.name] = lowered;
+  });
+  each(
+    'SyslogIngestor',
+    (ingestor) => (graph.syslogIngestors[ingestor.metadata.name] = lowerSyslogIngestor(ctx, ingestor)),
+  );
+  each('Junction', (junction) => (graph.junctions[junction.metadata.name] = lowerJunction(ctx, junction)));
+  each(
+    'Correlator',
+    (correlator) => (graph.correlators[correlator.metadata.name] = lowerCorrelator(ctx, correlator)),
+  );
+  each('Emitter', (emitter) => (graph.emitters[emitter.metadata.name] = lowerEmitter(ctx, emitter)));
+  return graph;
+}
