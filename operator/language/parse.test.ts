@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Statement } from './ast.js';
 import { parseScript } from './parse.js';
 
-/** Parses one statement that must have no diagnostics. */
-function one(text: string): Statement {
-  const { statements, diagnostics } = parseScript(text);
-  assert.deepEqual(diagnostics, [], text);
-  assert.equal(statements.length, 1, text);
-  return statements[0]!;
-}
-
-function specOf(text: string): { kind: string; name: string; spec: unknown } {
-  const statement = one(text);
-  assert.ok(statement.type === 'create' || statement.type === 'alter', text);
-  return { kind: statement.kind, name: statement.name, spec: statement.spec };
-}
+import { one, specOf } from '../../test/fixtures/parse-one.js';
 
 describe('parseScript: statements without a resource form', () => {
   const CASES: { text: string; statement: object }[] = [
