@@ -29,8 +29,8 @@ function checkReference(ctx: CompileContext, object: GraphObject, ref: Reference
       ref.path,
       `${label(object)} refers to ${label(target)}, which does not exist in domain ${ctx.domain}; create it or fix the name`,
     );
+    // The object waits (its verdict says on what); SR2001 alone tells the user, without a second line.
     ctx.waitOn(key, [target]);
-    ctx.report(key, 'SR2061', ref.path, `${label(object)} waits for ${label(target)}, which does not exist`);
     return;
   }
   if (status === 'rejected') {
