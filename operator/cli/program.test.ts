@@ -101,6 +101,20 @@ describe('streamroute CLI', () => {
     assert.ok(kinds.includes('Codec'));
   });
 
+  it('as a process: stops quietly when the reader closes the pipe early', () => {
+    const run = spawnSync(
+      'bash',
+      ['-o', 'pipefail', '-c', `"${process.execPath}" --import tsx operator/cli/main.ts crds | head -c 10`],
+      {
+        encoding: 'utf8',
+        cwd: ROOT,
+      },
+    );
+    assert.equal(run.stdout, '# Generate');
+    assert.doesNotMatch(run.stderr, /EPIPE|\n\s+at /);
+    assert.equal(run.status, 0, run.stderr);
+  });
+
   it('as a process: results on stdout, diagnostics on stderr, exit status', () => {
     const run = spawnSync(
       process.execPath,
