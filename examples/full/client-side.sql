@@ -1,5 +1,6 @@
 -- Statements that run against a node or a cluster (`streamroute` CLI). `convert` and `validate` skip
--- the ones without a resource form (UPLOAD, SHOW, DESCRIBE, DROP) with a warning (SR1009).
+-- the ones without a resource form (UPLOAD, SHOW, DESCRIBE) with a warning (SR1009), and apply the
+-- others (ALTER, OR REPLACE, IF NOT EXISTS, BEGIN/COMMIT/ROLLBACK, DROP) to the declarations they read.
 
 -- Uploads are client-side and never inside a transaction; each creates a new immutable version.
 UPLOAD RESOURCE order_protos VERSION './examples/full/protos';
@@ -52,9 +53,12 @@ BEGIN;
 CREATE RELAY scratch SCHEMA orders UNBRANCHED;
 ROLLBACK;
 
--- Remove objects (IF EXISTS: no error when it is already gone).
-DROP EMITTER IF EXISTS unpaid_out;
-DROP INGESTOR syslog_legacy_in;
+-- Remove objects: DROP removes one declared before it (here the archive added above; on a node,
+-- usually one of an earlier session). With IF EXISTS it is no error when there is none.
+DROP JUNCTION audit_archive;
+DROP RELAY order_audit_archive;
+DROP EMITTER IF EXISTS old_out;
+DROP INGESTOR IF EXISTS old_in;
 DROP SYSLOG LISTENER INGESTOR IF EXISTS old_listener;
 DROP HTTP ENDPOINT INGESTOR IF EXISTS old_http_in;
 DROP WIRE JSON SCHEMA IF EXISTS old_wire;

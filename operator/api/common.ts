@@ -126,10 +126,11 @@ export const route = rules(object(routeProperties, 'A route: TO <relay> INHERIT 
   },
 ]);
 
-export const routes = list(route, 'Routes, each sending every record to one relay.', {
-  minItems: 1,
-  maxItems: 64,
-});
+/** The routes of a kind, each item checked against `item` (the route, or a kind's narrower route). */
+export const routeList = (item: Schema<Route>): Schema<Route[]> =>
+  list(item, 'Routes, each sending every record to one relay.', { minItems: 1, maxItems: 64 });
+
+export const routes = routeList(route);
 
 export const quiesce = rules(
   object(

@@ -59,6 +59,11 @@ describe('checkGraphObject', () => {
       'spec.config.addr: addr must be host:port',
     ],
     [
+      'rule: port 0',
+      client({ protocol: 'udp', addr: 'h:0' }),
+      'spec.config.addr: addr must be host:port with a port from 1 to 65535',
+    ],
+    [
       'rule: framing on udp',
       client({ protocol: 'udp', addr: 'h:1', framing: 'octet-counting' }),
       'spec.config.framing: framing is not allowed with protocol udp',
@@ -66,7 +71,7 @@ describe('checkGraphObject', () => {
     [
       'rule: half identity',
       client({ protocol: 'tls', addr: 'h:1', tlsCertFile: 'c.pem' }),
-      'spec.config.tlsKeyFile: tlsCertFile and tlsKeyFile must be given together',
+      'spec.config.tlsKeyFile: tls_key_file is required with tls_cert_file',
     ],
     [
       'bad name',
@@ -93,7 +98,7 @@ describe('checkGraphObject', () => {
     const problems = problemsOf(client({ protocol: 'sctp', addr: 'nohost' }));
     assert.deepEqual(problems, [
       'spec.config.protocol: unsupported value "sctp": expected one of udp, tcp, tls',
-      'spec.config.addr: addr must be host:port with a port from 0 to 65535 (IPv6 in brackets: [::1]:514)',
+      'spec.config.addr: addr must be host:port with a port from 1 to 65535 (IPv6 in brackets: [::1]:514)',
     ]);
   });
 

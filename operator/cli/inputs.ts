@@ -3,12 +3,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { GraphObject } from '../api/index.js';
-import { SourceMap, type Diagnostic } from '../compiler/diagnostic.js';
+import type { Diagnostic, SourceMap } from '../compiler/diagnostic.js';
 import type { Statement } from '../language/ast.js';
-import { duplicateDiagnostic } from '../language/check-object.js';
 import { statementsToObjects } from '../language/convert.js';
-import { parseScript } from '../language/parse.js';
+import { Declarations } from '../language/declarations.js';
+import { parseScript, startsWithStatement } from '../language/parse.js';
 import { loadYamlObjects } from '../language/yaml-input.js';
+import { InputError, ioError } from './input-error.js';
 
 export type InputFormat = 'sql' | 'yaml';
 
@@ -25,8 +26,6 @@ const EXTENSIONS: Record<string, InputFormat> = {
   '.json': 'yaml',
 };
 
-export class InputError extends Error {}
-
 /** Expands directories (sorted, recursive) into the files of known extensions; `-` is stdin. */
 export function expandPaths(paths: readonly string[]): string[] {
   return paths.flatMap((path) => {
@@ -34,11 +33,17 @@ export function expandPaths(paths: readonly string[]): string[] {
     let stats;
     try {
       stats = statSync(path);
-    } catch {
-      throw new InputError(`${path}: no such file or directory`);
+    } catch (error: unknown) {
+      throw ioError('cannot read', path, error);
     }
     if (!stats.isDirectory()) return [path];
-    return readdirSync(path, { withFileTypes: true })
+    let entries;
+    try {
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch (error: unknown) {
+      throw ioError('cannot read directory', path, error);
+    }
+    return entries
       .sort((a, b) => a.name.localeCompare(b.name))
       .flatMap((entry) => {
         const child = join(path, entry.name);
@@ -48,23 +53,38 @@ export function expandPaths(paths: readonly string[]): string[] {
   });
 }
 
-export function formatOf(path: string, text: string, forced?: InputFormat): InputFormat {
+/**
+ * A file's format comes from its extension. On stdin the input is statements when its first token that
+ * is not a comment is a statement keyword, and YAML otherwise; input with no token at all is `empty`.
+ */
+export function formatOf(
+  path: string,
+  text: string,
+  forced?: InputFormat,
+  empty: InputFormat = 'sql',
+): InputFormat {
   if (forced) return forced;
   const known = EXTENSIONS[extname(path)];
   if (known) return known;
   if (path !== '-') throw new InputError(`${path}: unknown file type (use .sql, .yaml, .yml or .json)`);
-  // stdin: resources start with a key such as apiVersion; statements start with a keyword.
-  return /^\s*(---|apiVersion\s*:|kind\s*:|#)/m.test(text) && !/;\s*$/.test(text.trim()) ? 'yaml' : 'sql';
+  const statements = startsWithStatement(text);
+  if (statements === undefined) return empty;
+  return statements ? 'sql' : 'yaml';
 }
 
 export function readInput(path: string): string {
-  return readFileSync(path === '-' ? 0 : path, 'utf8');
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (error: unknown) {
+    throw ioError('cannot read', path === '-' ? 'stdin' : path, error);
+  }
 }
 
 /**
  * Loads every input. Statement files are converted together, as one script in the order given, so an
- * ALTER in one file may change an object declared in another; an object declared again in a YAML file
- * (or twice across YAML files) is reported as a duplicate. `only` restricts the allowed format.
+ * ALTER in one file may change an object declared in another. YAML files are loaded after them; an
+ * object declared again in a YAML file (same kind, namespace and name as one declared by the statements
+ * or an earlier YAML file) is SR1014 and the first is kept. `only` restricts the allowed format.
  */
 export function loadInputs(
   paths: readonly string[],
@@ -72,18 +92,18 @@ export function loadInputs(
 ): LoadedInputs {
   const statements: Statement[] = [];
   const parseDiagnostics: Diagnostic[] = [];
-  const fromYaml: LoadedInputs[] = [];
+  const yamlFiles: { text: string; file: string }[] = [];
   for (const path of expandPaths(paths.length > 0 ? paths : ['-'])) {
     const text = readInput(path);
     const file = path === '-' ? '<stdin>' : path;
-    const format = formatOf(path, text, options.format);
+    const format = formatOf(path, text, options.format, options.only);
     if (options.only && format !== options.only) {
       throw new InputError(
         `${file}: expected ${options.only === 'sql' ? 'statements (.sql)' : 'resources (.yaml)'}`,
       );
     }
     if (format === 'yaml') {
-      fromYaml.push(loadYamlObjects(text, file));
+      yamlFiles.push({ text, file });
       continue;
     }
     const parsed = parseScript(text, file);
@@ -92,26 +112,22 @@ export function loadInputs(
   }
   const converted = statementsToObjects(statements, { reported: parseDiagnostics });
   const loaded: LoadedInputs = { ...converted, diagnostics: [...parseDiagnostics, ...converted.diagnostics] };
-  for (const part of fromYaml) addYaml(loaded, part);
+  addYamlFiles(loaded, yamlFiles);
   return loaded;
 }
 
-/** Adds the objects of one YAML file; one already loaded (same kind, namespace, name) is SR1014. */
-function addYaml(loaded: LoadedInputs, part: LoadedInputs): void {
-  const ids = new Set(loaded.objects.map(objectId));
-  loaded.diagnostics.push(...part.diagnostics);
-  for (const object of part.objects) {
+/** Loads the YAML files after the statements; an object the statements or an earlier file declared is SR1014. */
+function addYamlFiles(loaded: LoadedInputs, files: readonly { text: string; file: string }[]): void {
+  const declared = new Declarations<unknown>();
+  for (const object of loaded.objects) {
     const key = { kind: object.kind, name: object.metadata.name };
-    if (ids.has(objectId(object))) {
-      const where = part.sourceMap.locate(key, 'metadata.name');
-      loaded.diagnostics.push(duplicateDiagnostic(key, where, loaded.sourceMap.locate(key)));
-      continue;
-    }
-    loaded.objects.push(object);
+    const at = loaded.sourceMap.locate(key, 'metadata.name');
+    declared.claim({ ...key, namespace: object.metadata.namespace }, object, at);
   }
-  loaded.sourceMap.merge(part.sourceMap, { keepExisting: true });
-}
-
-function objectId(object: GraphObject): string {
-  return `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+  for (const { text, file } of files) {
+    const part = loadYamlObjects(text, file, { declared });
+    loaded.objects.push(...part.objects);
+    loaded.diagnostics.push(...part.diagnostics);
+    loaded.sourceMap.merge(part.sourceMap, { keepExisting: true });
+  }
 }

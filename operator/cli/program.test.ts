@@ -1,13 +1,42 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type { Diagnostic } from '../compiler/diagnostic.js';
+import { notReportedBefore } from './commands/compile.js';
+import { InputError } from './input-error.js';
+import { formatOf, readInput } from './inputs.js';
 import { runCli } from './program.js';
 import { EXIT, type Output } from './report.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const QUICKSTART = join(ROOT, 'examples', 'quickstart');
 const TESTDATA = join(import.meta.dirname, 'testdata');
+
+const scratch = mkdtempSync(join(tmpdir(), 'streamroute-cli-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function scratchFile(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/**
+ * Runs the CLI as a process that cannot read files with mode 000: as the user `nobody` when the tests
+ * run as root (root reads any file), as the current user otherwise.
+ */
+function runAsUser(args: string[]) {
+  const asRoot = process.getuid?.() === 0;
+  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'operator/cli/main.ts'), ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
+}
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -30,13 +59,48 @@ describe('streamroute CLI', () => {
     const documents = parseAllDocuments(converted.out);
     assert.ok(Array.isArray(documents) && documents.length > 3);
     assert.ok(documents.every((document) => document.get('apiVersion') === 'streamroute.io/v1alpha1'));
+    const shown = await cli('show-create', scratchFile('graph.yaml', converted.out));
+    assert.equal(shown.code, EXIT.ok, shown.err);
+    assert.match(shown.out, /^CREATE SCHEMA orders \(/);
+    const again = await cli('convert', scratchFile('shown.sql', shown.out));
+    assert.equal(again.code, EXIT.ok, again.err);
+    assert.equal(again.out, converted.out, 'convert ∘ show-create is the identity on converted YAML');
   });
 
   it('sets the namespace with -n', async () => {
     const converted = await cli('convert', '-n', 'team-a', join(QUICKSTART, 'graph.sql'));
-    for (const document of parseAllDocuments(converted.out) as { getIn(path: string[]): unknown }[]) {
-      assert.equal(document.getIn(['metadata', 'namespace']), 'team-a');
-    }
+    assert.equal(converted.code, EXIT.ok, converted.err);
+    const documents = parseAllDocuments(converted.out) as { getIn(path: string[]): unknown }[];
+    assert.equal(documents.length, 7);
+    for (const document of documents) assert.equal(document.getIn(['metadata', 'namespace']), 'team-a');
+  });
+
+  it('reports a duration too large once, though the parser and the compiler both find it (SR1003)', async () => {
+    const text = (await readFile(join(QUICKSTART, 'graph.sql'), 'utf8')).concat(
+      '\nCREATE EMITTER e FROM orders TO SYSLOG c MODE NO_ACK RETRY POLICY BACKOFF 99999999999999999h MAX 1s ENCODE USING orders_json',
+      ' FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG;\n',
+    );
+    const result = await cli('validate', scratchFile('literal.sql', text));
+    assert.equal(result.code, EXIT.invalid);
+    assert.equal(result.err.match(/SR1003/g)?.length, 1, result.err);
+  });
+
+  it('keeps a compiler diagnostic only when no earlier one has its code, object and path', () => {
+    const object = { kind: 'Correlator', name: 'c' };
+    const parser: Diagnostic[] = [
+      { code: 'SR1003', severity: 'error', message: 'from the parser', object, path: 'spec.maxTime' },
+      { code: 'SR1001', severity: 'error', message: 'syntax' },
+    ];
+    const compiler: Diagnostic[] = [
+      { code: 'SR1003', severity: 'error', message: 'Correlator c: again', object, path: 'spec.maxTime' },
+      { code: 'SR1003', severity: 'error', message: 'another field', object, path: 'spec.other' },
+      { code: 'SR2001', severity: 'error', message: 'other code', object, path: 'spec.maxTime' },
+      { code: 'SR1001', severity: 'error', message: 'syntax' },
+    ];
+    assert.deepEqual(
+      notReportedBefore(compiler, parser).map((d) => d.message),
+      ['another field', 'other code', 'syntax'],
+    );
   });
 
   it('compiles to a Graph', async () => {
@@ -86,6 +150,103 @@ describe('streamroute CLI', () => {
     assert.equal((await cli('validate', '/no/such/file.sql')).code, EXIT.io);
     assert.equal((await cli('frobnicate')).code, EXIT.usage);
     assert.equal((await cli('compile', '--resource', 'not a spec')).code, EXIT.usage);
+  });
+
+  describe('a file that cannot be read or written: one line and exit 3, never a stack trace', () => {
+    const regular = () => scratchFile('regular.sql', 'CREATE RESOURCE a;');
+
+    it('an input path under a regular file', async () => {
+      const result = await cli('validate', join(regular(), 'graph.sql'));
+      assert.equal(result.code, EXIT.io);
+      assert.match(
+        result.err,
+        /^streamroute: cannot read .*regular\.sql\/graph\.sql: a part of the path is not a directory\n?$/,
+      );
+    });
+
+    it('crds -o into a path under a regular file', async () => {
+      const result = await cli('crds', '-o', join(regular(), 'crds'));
+      assert.equal(result.code, EXIT.io);
+      assert.match(
+        result.err,
+        /^streamroute: cannot create directory .*: a part of the path is not a directory\n?$/,
+      );
+    });
+
+    it('--resource naming a file rather than a directory', async () => {
+      const result = await cli('validate', QUICKSTART, '--resource', `p=${regular()}`);
+      assert.equal(result.code, EXIT.io);
+      assert.match(
+        result.err,
+        /^streamroute: --resource: cannot read directory .*: a part of the path is not a directory\n?$/,
+      );
+    });
+
+    it('reading a directory as a file', () => {
+      assert.throws(
+        () => readInput(scratch),
+        (error: unknown) => {
+          assert.ok(error instanceof InputError);
+          assert.match(error.message, /^cannot read .*: is a directory$/);
+          return true;
+        },
+      );
+    });
+
+    it('as a process: unreadable input and --resource files (permission denied)', () => {
+      const locked = scratchFile('locked.sql', 'CREATE RESOURCE a;');
+      const resource = join(scratch, 'resource');
+      mkdirSync(resource, { recursive: true });
+      writeFileSync(join(resource, 'a.proto'), 'syntax = "proto3";');
+      chmodSync(locked, 0o000);
+      chmodSync(join(resource, 'a.proto'), 0o000);
+      chmodSync(scratch, 0o755);
+      for (const args of [
+        ['validate', locked],
+        ['validate', QUICKSTART, '--resource', `p=${resource}`],
+      ]) {
+        const run = runAsUser(args);
+        assert.equal(run.status, EXIT.io, run.stderr);
+        assert.match(run.stderr, /^streamroute: (--resource: )?cannot read .*: permission denied\n$/);
+      }
+    });
+  });
+
+  describe('tells statements from YAML on stdin by the first token that is not a comment', () => {
+    const CASES: [string, string][] = [
+      ['CREATE RESOURCE a', 'sql'],
+      ['  -- orders\n/* a; b */\n  begin;', 'sql'],
+      ['--- orders, v2 ---\nCREATE RESOURCE a', 'sql'],
+      ['drop relay r', 'sql'],
+      ['-- old Mac line ends\rCREATE RESOURCE a', 'sql'],
+      ['---\napiVersion: streamroute.io/v1alpha1\nkind: Relay', 'yaml'],
+      ['# a relay\napiVersion: x\nspec: { program: ". | x;" }', 'yaml'],
+      ['apiVersion: x\n---\nkind: Relay;', 'yaml'],
+      ['create: me', 'yaml'],
+      ['{"apiVersion": "x"}', 'yaml'],
+    ];
+    for (const [text, format] of CASES) {
+      it(`${JSON.stringify(text)} → ${format}`, () => assert.equal(formatOf('-', text), format));
+    }
+
+    it('input with no token at all is what the command reads', () => {
+      assert.equal(formatOf('-', '  -- nothing\n', undefined, 'yaml'), 'yaml');
+      assert.equal(formatOf('-', '', undefined, 'sql'), 'sql');
+    });
+
+    it('as a process: convert - reads statements that start with a --- comment line', () => {
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'operator/cli/main.ts'), 'convert', '-'],
+        {
+          encoding: 'utf8',
+          cwd: ROOT,
+          input: '--- generated ---\nCREATE RESOURCE a\n',
+        },
+      );
+      assert.equal(run.status, EXIT.ok, run.stderr);
+      assert.match(run.stdout, /kind: Resource/);
+    });
   });
 
   it('documents exit codes in --help', async () => {

@@ -5,7 +5,7 @@ import { runCompile, runValidate, type CompileOptions } from './commands/compile
 import { runConvert } from './commands/convert.js';
 import { runCrds } from './commands/crds.js';
 import { runShowCreate } from './commands/show-create.js';
-import { InputError } from './inputs.js';
+import { InputError } from './input-error.js';
 import { EXIT, type Output } from './report.js';
 import { parseResourceOption } from './resource-dirs.js';
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { ResourceFiles } from '../compiler/index.js';
-import { InputError } from './inputs.js';
+import { ioError } from './input-error.js';
 
 const SPEC = /^([a-z][a-z0-9-]*)(?:@([1-9][0-9]*))?=(.+)$/;
 
@@ -37,16 +37,23 @@ function readTree(root: string): Map<string, string> {
     let entries;
     try {
       entries = readdirSync(directory, { withFileTypes: true });
-    } catch {
-      throw new InputError(`--resource: cannot read directory ${directory}`);
+    } catch (error: unknown) {
+      throw ioError('--resource: cannot read directory', directory, error);
     }
     for (const entry of entries) {
       const path = join(directory, entry.name);
       if (entry.isDirectory()) visit(path);
-      else if (entry.isFile())
-        files.set(relative(root, path).split('\\').join('/'), readFileSync(path, 'utf8'));
+      else if (entry.isFile()) files.set(relative(root, path).split('\\').join('/'), readFile(path));
     }
   };
   visit(root);
   return files;
+}
+
+function readFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error: unknown) {
+    throw ioError('--resource: cannot read', path, error);
+  }
 }

@@ -79,7 +79,7 @@ describe('check-correlators', () => {
       ],
     },
     {
-      name: 'INHERIT in a correlator route is the kind’s rule (SR2020)',
+      name: 'INHERIT in a correlator route is the kind’s rule (SR2020) at that route; required fields still checked',
       objects: [
         object('Correlator', 'inherits', {
           left: 'orders',
@@ -104,9 +104,11 @@ describe('check-correlators', () => {
         {
           code: 'SR2020',
           object: 'Correlator/inherits',
-          path: 'spec.routes',
+          path: 'spec.routes[0].inheritAll',
           message: 'INHERIT is rejected',
         },
+        { code: 'SR2004', object: 'Correlator/inherits', path: 'spec.routes[0]', message: 'order_id' },
+        { code: 'SR2004', object: 'Correlator/inherits', path: 'spec.routes[0]', message: 'amount' },
       ],
     },
   ]);
@@ -132,7 +134,7 @@ describe('check-correlators', () => {
 
 describe('check-correlators: branch identity (SR2021)', () => {
   it('compares the correlator’s branching with every relay it uses', () => {
-    const ctx = new CompileContext('shop', resourceIndex([]));
+    const ctx = new CompileContext('shop', resourceIndex([], 'shop'));
     const relays = ['orders', 'payments', 'paid'].map((name) =>
       object('Relay', name, {
         schema: 'orders',

@@ -50,7 +50,7 @@ describe('check-emitters: the codec can encode the relay’s records', () => {
           code: 'SR2019',
           object: 'Emitter/wrong-out',
           path: 'spec.codec',
-          message: 'the relay has no field facility',
+          message: 'relay orders has no field facility, which schema line requires',
         },
       ],
       inGraph: ['emitters/sys-out'],

@@ -4,6 +4,8 @@
 // type, never null where the codec's schema does not allow it.
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext, type RelaySchema, type SchemaField } from './context.js';
+import { relayFields } from './expression-scopes.js';
+import { schemaDifference } from './schema-difference.js';
 
 const SYSLOG_ENCODE_FIELDS = ['facility', 'severity', 'message'] as const;
 
@@ -51,7 +53,9 @@ function checkFit(
   relay: RelaySchema,
 ): void {
   const fields = ctx.schemaFields(codec.spec.schema);
-  const mismatch = fields && schemaMismatch(fields, relay);
+  if (fields === undefined) return;
+  const codecFields = { what: `schema ${codec.spec.schema}`, fields };
+  const mismatch = schemaDifference(codecFields, relayFields(relay), 'carries');
   if (mismatch === undefined) return;
   ctx.report(
     keyOf(emitter),
@@ -59,22 +63,4 @@ function checkFit(
     'spec.codec',
     `${label(emitter)}: codec ${codec.metadata.name} encodes schema ${codec.spec.schema}, which does not fit the records of relay ${relay.relay} (schema ${relay.schema}): ${mismatch}`,
   );
-}
-
-function schemaMismatch(
-  codecFields: ReadonlyMap<string, SchemaField>,
-  relay: RelaySchema,
-): string | undefined {
-  for (const field of codecFields.values()) {
-    const carried = relay.fields.get(field.name);
-    if (carried === undefined) {
-      if (field.optional) continue;
-      return `the relay has no field ${field.name}, which the codec's schema requires`;
-    }
-    if (carried.type !== field.type)
-      return `${field.name} is ${carried.type} on the relay but ${field.type} in the codec's schema`;
-    if (carried.optional && !field.optional)
-      return `${field.name} may be null on the relay but is not OPTIONAL in the codec's schema`;
-  }
-  return undefined;
 }

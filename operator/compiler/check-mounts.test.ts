@@ -66,6 +66,20 @@ describe('check-mounts: mounted versions and {{ resource }}/file paths', () => {
       ],
     },
     {
+      name: 'SR2064 advises UPLOAD RESOURCE with the identifier (my_pki), not the resource name (my-pki)',
+      statements: `CREATE RESOURCE my_pki;
+        ${tlsClient('c', 'MOUNT my_pki VERSION LATEST', '{{ my_pki }}/a.crt', '{{ my_pki }}/a.key')}`,
+      expect: [
+        {
+          code: 'SR2064',
+          object: 'SyslogClient/c',
+          path: 'spec.mount.version',
+          message:
+            "resource my-pki has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE my_pki VERSION '<dir>' first",
+        },
+      ],
+    },
+    {
       name: 'a mounted version that is not uploaded (SR2064), on a client and a vhost',
       statements: `CREATE RESOURCE pki; CREATE RESOURCE empty;
         ${tlsClient('c', 'MOUNT pki VERSION 3', '{{ pki }}/a.crt', '{{ pki }}/a.key')}

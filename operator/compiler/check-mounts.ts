@@ -3,6 +3,7 @@
 // the version's files are known, a file in it (SR2036).
 import type { GraphObject } from '../api/index.js';
 import type { ResourceVersionRef } from '../api/common.js';
+import { nameToIdentifier } from '../api/names.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import { bindVersion, parseMountedPath, unsafeFile } from './resource-versions.js';
 
@@ -66,11 +67,13 @@ function fileProblem(
 ): string | undefined {
   const mounted = parseMountedPath(value);
   const mount = use.mount;
+  // What to write in a statement names the resource by its identifier (`my_pki` for resource my-pki).
   if (mounted === undefined) {
-    return `must name a file of the mounted resource as {{ ${mount?.resource ?? '<resource>'} }}/<file>, not ${JSON.stringify(value)}`;
+    const template = mount === undefined ? '<resource>' : nameToIdentifier(mount.resource);
+    return `must name a file of the mounted resource as {{ ${template} }}/<file>, not ${JSON.stringify(value)}`;
   }
   if (mount === undefined) {
-    return `refers to {{ ${mounted.resource} }}, but nothing is mounted; add MOUNT ${mounted.resource} VERSION <n>|LATEST`;
+    return `refers to {{ ${mounted.resource} }}, but nothing is mounted; add MOUNT ${nameToIdentifier(mounted.resource)} VERSION <n>|LATEST`;
   }
   if (mounted.resource !== mount.resource) {
     return `refers to {{ ${mounted.resource} }}, which is not mounted; the MOUNT is ${mount.resource}`;

@@ -44,7 +44,9 @@ describe('check-protobuf: resource version, file, imports, message and fields', 
         ${codec('no_version', '7', ['order.proto', 'shop.v1.Order'])}
         ${codec('no_file', '1', ['missing.proto', 'shop.v1.Order'])}
         ${codec('broken', '2', ['broken.proto', 'X'])}
-        ${codec('no_message', '1', ['order.proto', 'shop.v1.Nope'])}`,
+        ${codec('no_message', '1', ['order.proto', 'shop.v1.Nope'])}
+        ${codec('partial_name', '1', ['order.proto', 'Order'])}
+        ${codec('partial_package', '1', ['order.proto', 'v1.Order'])}`,
       resources: FILES,
       expect: [
         {
@@ -70,6 +72,19 @@ describe('check-protobuf: resource version, file, imports, message and fields', 
           object: 'Codec/no-message',
           path: 'spec.protobuf.message',
           message: 'defines no message shop.v1.Nope; it defines',
+        },
+        // protobufjs finds `Order` by its short name; spec §2.4 asks for the fully qualified name.
+        {
+          code: 'SR2017',
+          object: 'Codec/partial-name',
+          path: 'spec.protobuf.message',
+          message: "MESSAGE 'Order' is not fully qualified; write MESSAGE 'shop.v1.Order'",
+        },
+        {
+          code: 'SR2017',
+          object: 'Codec/partial-package',
+          path: 'spec.protobuf.message',
+          message: "MESSAGE 'v1.Order' is not fully qualified; write MESSAGE 'shop.v1.Order'",
         },
       ],
     },

@@ -55,7 +55,10 @@ export function checkProtobuf(ctx: CompileContext, objects: readonly GraphObject
       ctx.report(keyOf(object), 'SR2018', 'spec.protobuf.message', `${label(object)}: ${problem}`);
     }
     if (problems.length === 0) {
-      ctx.descriptors.set(object.metadata.name, prunedDescriptor(found.root, found.message));
+      ctx.descriptors.set(object.metadata.name, {
+        descriptor: prunedDescriptor(found.root, found.message),
+        message: found.message.fullName.slice(1),
+      });
     }
   }
 }
@@ -92,12 +95,22 @@ function findMessage(
     return report(path, `resource ${resource} version ${version}: ${load.problem}`);
   }
   const message = load.root.lookup(config.message);
-  if (message instanceof protobuf.Type) return { root: load.root, message };
-  const defined = messageNames(load.root).join(', ') || 'no messages';
-  return report(
-    'spec.protobuf.message',
-    `${config.file} (with its imports) defines no message ${config.message}; it defines ${defined}`,
-  );
+  if (!(message instanceof protobuf.Type)) {
+    const defined = messageNames(load.root).join(', ') || 'no messages';
+    return report(
+      'spec.protobuf.message',
+      `${config.file} (with its imports) defines no message ${config.message}; it defines ${defined}`,
+    );
+  }
+  // protobufjs also finds a message by a partial name; spec §2.4 asks for the fully qualified one.
+  const fullName = message.fullName.slice(1);
+  if (fullName !== config.message) {
+    return report(
+      'spec.protobuf.message',
+      `MESSAGE '${config.message}' is not fully qualified; write MESSAGE '${fullName}'`,
+    );
+  }
+  return { root: load.root, message };
 }
 
 function fieldProblem(field: SchemaField, message: protobuf.Type, rfc3339: readonly string[]): string[] {

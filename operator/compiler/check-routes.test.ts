@@ -66,6 +66,32 @@ describe('check-routes: routes against their target relay', () => {
       ],
     },
     {
+      name: 'integer constants are range-checked, also negated ones and those whose type already matches',
+      statements: `CREATE SCHEMA ints (small U8, wide U64, signed I64);
+        CREATE RELAY ints SCHEMA ints UNBRANCHED;
+        ${httpIngestor('orders_in', 'orders_json', route('ints', 'SET small = 300, wide = -1, signed = -18446744073709551615'))}`,
+      expect: [
+        {
+          code: 'SR2005',
+          object: ING,
+          path: 'spec.routes[0].set[0].value',
+          message: 'the value 300 does not fit field small of relay ints, which is U8',
+        },
+        {
+          code: 'SR2005',
+          object: ING,
+          path: 'spec.routes[0].set[1].value',
+          message: 'the value -1 does not fit field wide of relay ints, which is U64',
+        },
+        {
+          code: 'SR2005',
+          object: ING,
+          path: 'spec.routes[0].set[2].value',
+          message: '-18446744073709551615 is beyond I64',
+        },
+      ],
+    },
+    {
       name: 'a possibly-null value into a field that is not OPTIONAL; coalesce fixes it',
       statements: `${httpIngestor('orders_in', 'orders_json', route('orders', 'INHERIT ALL SET order_id = input.note'))}
         ${httpIngestor('fixed_in', 'orders_json', route('orders', "INHERIT ALL SET order_id = coalesce(input.note, 'none')"), 'second_ep')}

@@ -4,10 +4,11 @@
 // required field is assigned or inherited (SR2004). Typed expressions are kept for lowering.
 import type { GraphObject } from '../api/index.js';
 import type { Assignment } from '../api/common.js';
-import { keyOf, type CompileContext, type RelaySchema } from './context.js';
-import { assignable, describeType } from './expression-types.js';
+import { keyOf, type CompileContext, type RelaySchema, type SchemaField } from './context.js';
+import { assignable, describeType, type Typing } from './expression-types.js';
 import { routeSites, type RouteSite } from './route-sites.js';
-import { typeExpression, type ScopeField } from './type-expression.js';
+import type { ScopeField } from './type-expression.js';
+import { typeField } from './type-field.js';
 
 const ROUTED_KINDS = ['HttpIngestor', 'SyslogIngestor', 'Junction', 'Correlator', 'Emitter'] as const;
 
@@ -88,41 +89,46 @@ function assign(ctx: CompileContext, built: Built, assignment: Assignment, index
       `${subject}: relay ${target.relay} (schema ${target.schema}) has no field ${assignment.field}; its fields are ${[...target.fields.keys()].join(', ')}`,
     );
   }
-  const parsed = ctx.parse(assignment.value);
-  if (parsed.expr === undefined) {
-    const why = parsed.diagnostics.map((d) => d.message).join('; ');
-    ctx.report(key, 'SR1015', `${at}.value`, `${subject}: the expression does not parse: ${why}`);
-    return;
-  }
   const scopes = {
     ...site.scopes,
     output: { what: 'output (the fields assigned so far)', fields: built.output },
   };
-  const typed = typeExpression(parsed.expr, scopes);
-  for (const problem of typed.problems)
-    ctx.report(key, problem.code, `${at}.value`, `${subject}: ${problem.message}`);
-  ctx.setTyped(key, `${at}.value`, typed.expr);
-  if (field === undefined) return;
+  const typed = typeField(ctx, key, { path: `${at}.value`, text: assignment.value, subject }, scopes);
+  if (typed === undefined || field === undefined) return;
   built.nullableInherited.delete(field.name);
   built.output.set(field.name, {
     type: field.type,
     nullable: typed.typing.nullable,
     sensitive: field.sensitive,
   });
-  if (typed.problems.length > 0) return;
-  if (!assignable(typed.typing, field.type)) {
+  if (typed.problems.length === 0)
+    checkFit(ctx, built, `${at}.value`, { subject, field, typing: typed.typing });
+}
+
+/** A well-typed value against its field: of a type the field takes (SR2005), never null where not OPTIONAL (SR2007). */
+function checkFit(
+  ctx: CompileContext,
+  { site, target }: Built,
+  path: string,
+  { subject, field, typing }: { subject: string; field: SchemaField; typing: Typing },
+): void {
+  const key = keyOf(site.object);
+  const where = `field ${field.name} of relay ${target.relay}`;
+  if (!assignable(typing, field.type)) {
     ctx.report(
       key,
       'SR2005',
-      `${at}.value`,
-      `${subject}: the value is ${describeType(typed.typing)}, but field ${field.name} of relay ${target.relay} is ${field.type}; expected a ${field.type} value`,
+      path,
+      typing.constant === undefined
+        ? `${subject}: the value is ${describeType(typing)}, but ${where} is ${field.type}; expected a ${field.type} value`
+        : `${subject}: the value ${typing.constant} does not fit ${where}, which is ${field.type}`,
     );
-  } else if (typed.typing.nullable && !field.optional) {
+  } else if (typing.nullable && !field.optional) {
     ctx.report(
       key,
       'SR2007',
-      `${at}.value`,
-      `${subject}: the value may be null, but field ${field.name} of relay ${target.relay} is not OPTIONAL; wrap it in coalesce(…, <default>) or declare ${field.name} OPTIONAL in schema ${target.schema}`,
+      path,
+      `${subject}: the value may be null, but ${where} is not OPTIONAL; wrap it in coalesce(…, <default>) or declare ${field.name} OPTIONAL in schema ${target.schema}`,
     );
   }
 }

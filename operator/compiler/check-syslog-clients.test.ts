@@ -71,7 +71,7 @@ describe('check-syslog-clients: the configuration errors of spec §2.8, each wit
           code: 'SR2031',
           object: 'SyslogClient/c-port',
           path: 'spec.config.addr',
-          message: 'port from 0 to 65535',
+          message: 'port from 1 to 65535',
         },
         {
           code: 'SR2032',
@@ -89,13 +89,20 @@ describe('check-syslog-clients: the configuration errors of spec §2.8, each wit
           code: 'SR2034',
           object: 'SyslogClient/c-half',
           path: 'spec.config.tlsKeyFile',
-          message: 'must be given together',
+          message: 'tls_key_file is required with tls_cert_file',
         },
         {
           code: 'SR2035',
           object: 'SyslogClient/c-tcp-tls',
-          path: 'spec.config',
-          message: 'only allowed with protocol tls',
+          path: 'spec.config.tlsCaFile',
+          message: 'tls_ca_file is only allowed with protocol tls',
+        },
+        // The client's rule fails, and its other passes still run: the file is not in the mount either.
+        {
+          code: 'SR2036',
+          object: 'SyslogClient/c-tcp-tls',
+          path: 'spec.config.tlsCaFile',
+          message: 'tls_ca_file names ca.crt, which is not a file of resource pki version 1',
         },
       ],
       inGraph: ['clients/udp-in'],

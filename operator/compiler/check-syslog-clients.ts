@@ -26,7 +26,8 @@ export function addrProblem(addr: string): string | undefined {
 
 export function checkSyslogClients(ctx: CompileContext, objects: readonly GraphObject[]): void {
   for (const object of objects) {
-    if (object.kind === 'SyslogClient') {
+    // An addr its kind's rule already refused (a rejected client is still judged) is not split again.
+    if (object.kind === 'SyslogClient' && !ctx.hasDiagnosticAt(keyOf(object), 'spec.config.addr')) {
       const problem = addrProblem(object.spec.config.addr);
       if (problem !== undefined) {
         ctx.report(

@@ -37,7 +37,7 @@ describe('check-syslog-schema: SYSLOG codec schemas have the shapes of spec §2.
       inGraph: ['codecs/syslog'],
     },
     {
-      name: 'a SYSLOG codec with JAQ transformations or RFC3339 rules (the kind’s own rule, SR2012)',
+      name: 'a SYSLOG codec with JAQ transformations or RFC3339 rules: SR2012 at the clause, the rest still judged',
       objects: [
         object('Codec', 'jaq-syslog', { from: 'SYSLOG', schema: 'line', jaq: { ingestion: '.' } }),
         object('Codec', 'rfc-syslog', { from: 'SYSLOG', schema: 'line', encodeRfc3339: ['message'] }),
@@ -46,14 +46,20 @@ describe('check-syslog-schema: SYSLOG codec schemas have the shapes of spec §2.
         {
           code: 'SR2012',
           object: 'Codec/jaq-syslog',
-          path: 'spec',
-          message: 'does not accept WITH JAQ TRANSFORMATIONS',
+          path: 'spec.jaq',
+          message: 'a SYSLOG codec does not accept WITH JAQ TRANSFORMATIONS',
         },
         {
           code: 'SR2012',
           object: 'Codec/rfc-syslog',
-          path: 'spec',
-          message: 'does not accept WITH JAQ TRANSFORMATIONS',
+          path: 'spec.encodeRfc3339',
+          message: 'a SYSLOG codec does not accept ENCODE … AS RFC3339 rules',
+        },
+        {
+          code: 'SR2016',
+          object: 'Codec/rfc-syslog',
+          path: 'spec.encodeRfc3339[0]',
+          message: 'ENCODE message AS RFC3339 needs a DATETIME field of schema line, but message is STRING',
         },
       ],
     },

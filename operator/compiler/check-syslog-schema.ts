@@ -5,6 +5,7 @@ import type { GraphObject } from '../api/index.js';
 import type { FieldType } from '../../dataplane/graph/field-types.js';
 import type { SyslogField } from '../../dataplane/graph/types.js';
 import { keyOf, label, type CompileContext } from './context.js';
+import { shapeText } from './schema-difference.js';
 
 export const SYSLOG_SHAPES: Record<SyslogField, { type: FieldType; optional: boolean }> = {
   facility: { type: 'U8', optional: false },
@@ -17,10 +18,6 @@ export const SYSLOG_SHAPES: Record<SyslogField, { type: FieldType; optional: boo
   structured_data: { type: 'STRING', optional: true },
   message: { type: 'STRING', optional: false },
 };
-
-export function shapeText(shape: { type: string; optional: boolean }): string {
-  return `${shape.type}${shape.optional ? ' OPTIONAL' : ''}`;
-}
 
 const ALL_SHAPES = Object.entries(SYSLOG_SHAPES)
   .map(([name, shape]) => `${name} ${shapeText(shape)}`)

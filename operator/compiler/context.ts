@@ -49,16 +49,38 @@ export class CompileContext {
   readonly diagnostics: Diagnostic[] = [];
   /** Typed expressions by `Kind/name#path`, for lowering. */
   readonly typed = new Map<string, Expr>();
-  /** Resolved protobuf descriptors by codec name. */
-  readonly descriptors = new Map<string, ProtobufDescriptor>();
+  /** Resolved protobuf messages by codec name: the pruned descriptor and the message's full name. */
+  readonly descriptors = new Map<string, { descriptor: ProtobufDescriptor; message: string }>();
   readonly #entries = new Map<string, Entry>();
   readonly #parsed = new Map<string, ExpressionResult>();
   readonly #schemas = new Map<string, ReadonlyMap<string, SchemaField>>();
 
+  /** `Kind/name#path` and `Kind/name#path#code` of the errors the caller already reported. */
+  readonly #covered = new Set<string>();
+
   constructor(
     readonly domain: string,
     readonly resources: ResourceIndex,
-  ) {}
+    readonly reported: readonly Diagnostic[] = [],
+  ) {
+    for (const diagnostic of reported) {
+      if (diagnostic.object === undefined || diagnostic.severity !== 'error') continue;
+      const at = `${objectKeyString(diagnostic.object)}#${diagnostic.path ?? ''}`;
+      this.#covered.add(at);
+      this.#covered.add(`${at}#${diagnostic.code}`);
+    }
+  }
+
+  /**
+   * Counts the caller's diagnostics against the objects they name (after every object is declared):
+   * an object the caller reported an error about is rejected, and its verdict lists the error.
+   */
+  adoptReported(): void {
+    for (const diagnostic of this.reported) {
+      const entry = diagnostic.object && this.#entries.get(objectKeyString(diagnostic.object));
+      if (entry) this.#count(entry, diagnostic);
+    }
+  }
 
   /** Registers a declared object (`object` undefined when it failed its single-object checks). */
   declare(key: ObjectKey, object: GraphObject | undefined): void {
@@ -77,12 +99,28 @@ export class CompileContext {
     this.add(diagnostic);
   }
 
-  add(diagnostic: Diagnostic): void {
-    this.diagnostics.push(diagnostic);
+  /**
+   * Records a diagnostic. One the caller already reported — the same code at the same object and
+   * field, or with `singleObject` (a problem of the object's own schema or rules) any error at that
+   * field, such as the parser's SR1003 where the schema's pattern fails too — is counted against its
+   * object but not repeated: the caller's says it first, in the words of what the user wrote.
+   */
+  add(diagnostic: Diagnostic, singleObject = false): void {
+    const at = diagnostic.object && `${objectKeyString(diagnostic.object)}#${diagnostic.path ?? ''}`;
+    const covered = at !== undefined && this.#covered.has(singleObject ? at : `${at}#${diagnostic.code}`);
+    if (!covered) this.diagnostics.push(diagnostic);
     const entry = diagnostic.object && this.#entries.get(objectKeyString(diagnostic.object));
-    if (entry === undefined) return;
+    if (entry !== undefined) this.#count(entry, diagnostic);
+  }
+
+  #count(entry: Entry, diagnostic: Diagnostic): void {
     entry.diagnostics.push(diagnostic);
     if (diagnostic.severity === 'error' && !NOT_OWN.has(diagnostic.code)) entry.ownErrors += 1;
+  }
+
+  /** Whether the object already has a diagnostic (its own, or the caller's) at exactly this path. */
+  hasDiagnosticAt(key: ObjectKey, path: string): boolean {
+    return this.diagnosticsOf(key).some((diagnostic) => diagnostic.path === path);
   }
 
   hasOwnErrors(key: ObjectKey): boolean {

@@ -22,6 +22,11 @@ export interface Diagnostic {
   object?: ObjectKey;
   /** Field path inside the object, such as `spec.routes[1].set[0].value`. */
   path?: string;
+  /**
+   * Where inside the field's text the problem is (1-based, relative to the text), for a field that
+   * holds an expression: `input.nope` on the second line of a SET value.
+   */
+  within?: { line: number; column: number };
   location?: SourceLocation;
 }
 
@@ -45,7 +50,11 @@ export class SourceMap {
 
   locate(key: ObjectKey, path = ''): SourceLocation | undefined {
     const paths = this.#locations.get(objectKeyString(key));
-    if (paths === undefined) return undefined;
+    return paths === undefined ? undefined : SourceMap.locateIn(paths, path);
+  }
+
+  /** The location of the longest prefix of `path` that `paths` (one object's locations) knows. */
+  static locateIn(paths: ReadonlyMap<string, SourceLocation>, path: string): SourceLocation | undefined {
     for (let prefix = path; ; prefix = parentPath(prefix)) {
       const found = paths.get(prefix);
       if (found !== undefined || prefix === '') return found;
@@ -63,14 +72,41 @@ export class SourceMap {
     }
   }
 
-  /** Fills in `location` on diagnostics that name an object and lack one. */
-  attach(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  /**
+   * Fills in `location` on diagnostics that name an object and lack one. `inText(location)` says whether
+   * a field located there starts at its own first character, written verbatim (statement text, where
+   * an expression is located at its start; not YAML, where a field is located at its key): then a
+   * diagnostic's position `within` the field moves the location onto the fault itself.
+   */
+  attach(
+    diagnostics: readonly Diagnostic[],
+    inText: (location: SourceLocation) => boolean = () => false,
+  ): Diagnostic[] {
     return diagnostics.map((diagnostic) => {
       if (diagnostic.location !== undefined || diagnostic.object === undefined) return diagnostic;
-      const location = this.locate(diagnostic.object, diagnostic.path ?? '');
-      return location === undefined ? diagnostic : { ...diagnostic, location };
+      const path = diagnostic.path ?? '';
+      const location = this.locate(diagnostic.object, path);
+      if (location === undefined) return diagnostic;
+      const { within } = diagnostic;
+      const exact = this.#locations.get(objectKeyString(diagnostic.object))?.get(path) === location;
+      if (within === undefined || !exact || !inText(location)) return { ...diagnostic, location };
+      return { ...diagnostic, location: shifted(location, within) };
     });
   }
+}
+
+/** A location moved by a 1-based position inside the text that starts there (later lines are verbatim). */
+function shifted(start: SourceLocation, within: { line: number; column: number }): SourceLocation {
+  const line = start.line + within.line - 1;
+  const column = within.line === 1 ? start.column + within.column - 1 : within.column;
+  return start.file === undefined ? { line, column } : { file: start.file, line, column };
+}
+
+/** The 1-based line and column of a 0-based offset into `text`. */
+export function positionIn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
 }
 
 /** `spec.routes[1].set` → `spec.routes[1]` → `spec.routes` → `spec` → ``. */

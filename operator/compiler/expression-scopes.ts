@@ -3,6 +3,7 @@
 // `right.` in correlators, `error.` in ON MESSAGE ERROR handlers, `output.` the fields assigned so far.
 import type { GraphObject } from '../api/index.js';
 import type { CompileContext, RelaySchema, SchemaField } from './context.js';
+import { schemaDifference, type FieldSet } from './schema-difference.js';
 import type { ScopeField, ScopeFields } from './type-expression.js';
 
 const field = (type: ScopeField['type'], nullable: boolean): ScopeField => ({
@@ -102,16 +103,12 @@ export function junctionInput(
   return merged;
 }
 
-/** How two relays' fields differ in names or types, or undefined when they agree. */
+/** A relay's fields, named for messages: `relay orders`. */
+export function relayFields(relay: RelaySchema): FieldSet {
+  return { what: `relay ${relay.relay}`, fields: relay.fields };
+}
+
+/** How two relays merged by a junction differ in field names or types, or undefined when they agree. */
 export function relayDifference(a: RelaySchema, b: RelaySchema): string | undefined {
-  for (const field of a.fields.values()) {
-    const other = b.fields.get(field.name);
-    if (other === undefined) return `${b.relay} (schema ${b.schema}) has no field ${field.name}`;
-    if (other.type !== field.type)
-      return `${field.name} is ${field.type} in ${a.relay} but ${other.type} in ${b.relay}`;
-  }
-  for (const field of b.fields.values()) {
-    if (!a.fields.has(field.name)) return `${a.relay} (schema ${a.schema}) has no field ${field.name}`;
-  }
-  return undefined;
+  return schemaDifference(relayFields(a), relayFields(b), 'same-types');
 }

@@ -37,10 +37,12 @@ export function widensTo(from: FieldType, to: FieldType): boolean {
 /** Whether a value may be stored in a field of type `to` (nullability is checked separately). */
 export function assignable(value: Typing, to: FieldType): boolean {
   const from = value.type;
-  if (from === 'NULL' || from === to) return true;
-  if (isInteger(from) && isIntegerType(to)) {
-    return value.constant !== undefined ? fitsInteger(value.constant, to) : widensTo(from, to);
-  }
+  if (from === 'NULL') return true;
+  // A constant is judged by its value, even when its type already matches (-1 is I64, and so is a
+  // constant below the least I64); then a type that matches, then integers that widen.
+  if (value.constant !== undefined && isIntegerType(to)) return fitsInteger(value.constant, to);
+  if (from === to) return true;
+  if (isInteger(from) && isIntegerType(to)) return widensTo(from, to);
   return isInteger(from) && to === 'F64';
 }
 

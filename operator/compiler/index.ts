@@ -48,8 +48,15 @@ export interface CompileResult {
 }
 
 export interface CompileOptions {
+  /** The domain, which is the namespace: objects placed in another namespace are left out (SR1017). */
   domain: string;
   resources?: ResourceFiles;
+  /**
+   * Diagnostics the caller has already given about these objects (the CLI's statement parser and
+   * loaders, with their text locations). They count against the objects they name — such an object is
+   * rejected and its verdict lists them — and a problem at a field they already cover is not repeated.
+   */
+  reported?: readonly Diagnostic[];
 }
 
 /** A pass over the objects of one layer; it reads other objects only through `ctx.accepted`. */
@@ -84,9 +91,17 @@ const OBJECT_PASSES: readonly Pass[] = [
 /** Checks between objects of a layer; they see only objects that are otherwise fine, and keep the first. */
 const PEER_PASSES: readonly Pass[] = [checkIngestorNames, checkListeners, checkHttpPaths, checkCycles];
 
-export function compileDomain(objects: readonly GraphObject[], options: CompileOptions): CompileResult {
-  const ctx = new CompileContext(options.domain, resourceIndex(objects, options.resources));
+/**
+ * `objects` are the documents of the domain as given — from the API server, YAML or statements — valid
+ * or not: each is checked again, and one that fails its own checks is rejected, so the objects that
+ * refer to it wait for it (SR2061) instead of finding nothing there. Input that is not an object never
+ * throws.
+ */
+export function compileDomain(objects: readonly unknown[], options: CompileOptions): CompileResult {
+  const resources = resourceIndex(objects, options.domain, options.resources);
+  const ctx = new CompileContext(options.domain, resources, options.reported);
   checkObjects(ctx, objects);
+  ctx.adoptReported();
   for (const kinds of LAYERS) {
     const layer = ctx.objects(kinds);
     for (const pass of OBJECT_PASSES) pass(ctx, layer);

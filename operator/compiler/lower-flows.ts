@@ -14,6 +14,7 @@ import { durationToMs } from '../language/literals.js';
 import { keyOf, type CompileContext } from './context.js';
 import { lowerEmitterPolicy, lowerRoutes, stripSpans } from './lower-routes.js';
 import { defined } from './lower-sources.js';
+import { required } from './internal-error.js';
 
 export function lowerJunction(ctx: CompileContext, junction: GraphObject<'Junction'>): GraphJunction {
   return {
@@ -31,15 +32,16 @@ function timeout(action: { action: 'DROP' | 'SEND_TO'; relay?: string }): GraphT
 
 export function lowerCorrelator(ctx: CompileContext, correlator: GraphObject<'Correlator'>): GraphCorrelator {
   const { spec } = correlator;
-  const typed = ctx.getTyped(keyOf(correlator), 'spec.where');
-  const where = typed === undefined ? TRUE : stripSpans(typed);
+  const where = stripSpans(
+    required(ctx.getTyped(keyOf(correlator), 'spec.where'), correlator, 'its typed WHERE'),
+  );
   return {
     left: spec.left,
     right: spec.right,
     where,
     keys: hashKeys(where),
     match: spec.match,
-    maxTimeMs: durationToMs(spec.maxTime) ?? 1,
+    maxTimeMs: milliseconds(spec.maxTime, correlator),
     maxPending: spec.maxPending ?? DEFAULT_MAX_PENDING,
     onTimeout: { left: timeout(spec.onTimeout.left), right: timeout(spec.onTimeout.right) },
     branching: spec.branching,
@@ -47,7 +49,10 @@ export function lowerCorrelator(ctx: CompileContext, correlator: GraphObject<'Co
   };
 }
 
-const TRUE: Expr = { kind: 'literal', literal: 'BOOL', value: true, type: 'BOOL', nullable: false };
+/** A duration the checks accepted (SR1003 otherwise), in milliseconds. */
+function milliseconds(text: string, object: GraphObject): number {
+  return required(durationToMs(text), object, `the milliseconds of duration ${text}`);
+}
 
 /**
  * Equality conjuncts of the top-level AND chain that compare a left field with a right field of the same
@@ -84,8 +89,14 @@ export function lowerEmitter(ctx: CompileContext, emitter: GraphObject<'Emitter'
     client: spec.to.client,
     codec: spec.codec,
     mode: spec.mode,
-    retry: { backoffMs: durationToMs(spec.retry.backoff) ?? 0, maxMs: durationToMs(spec.retry.max) ?? 0 },
-    batch: spec.batch && { maxSize: spec.batch.maxSize, maxTimeMs: durationToMs(spec.batch.maxTime) ?? 0 },
+    retry: {
+      backoffMs: milliseconds(spec.retry.backoff, emitter),
+      maxMs: milliseconds(spec.retry.max, emitter),
+    },
+    batch: spec.batch && {
+      maxSize: spec.batch.maxSize,
+      maxTimeMs: milliseconds(spec.batch.maxTime, emitter),
+    },
     flush: spec.flush,
     onMessageError: lowerEmitterPolicy(ctx, emitter),
     onGeneralError: spec.onGeneralError,

@@ -4,6 +4,7 @@
 import { GRAPH_API_VERSION, type Graph } from '../../dataplane/graph/types.js';
 import type { GraphKind, GraphObject } from '../api/index.js';
 import type { CompileContext } from './context.js';
+import { required } from './internal-error.js';
 import { lowerCodec } from './lower-codecs.js';
 import { lowerCorrelator, lowerEmitter, lowerJunction } from './lower-flows.js';
 import { lowerClient, lowerHttpIngestor, lowerSyslogIngestor } from './lower-sources.js';
@@ -29,20 +30,18 @@ export function lowerGraph(ctx: CompileContext): Graph {
     }
   };
   each('Schema', (schema) => {
-    const fields = ctx.schemaFields(schema.metadata.name);
-    graph.schemas[schema.metadata.name] = {
-      fields: [...(fields?.values() ?? [])].map((field) => ({ ...field })),
-    };
+    const fields = required(ctx.schemaFields(schema.metadata.name), schema, 'its fields');
+    graph.schemas[schema.metadata.name] = { fields: [...fields.values()].map((field) => ({ ...field })) };
   });
   each('Codec', (codec) => (graph.codecs[codec.metadata.name] = lowerCodec(ctx, codec)));
   each('Relay', (relay) => {
     graph.relays[relay.metadata.name] = { schema: relay.spec.schema, branching: relay.spec.branching };
   });
   each('SyslogClient', (client) => (graph.clients[client.metadata.name] = lowerClient(ctx, client)));
-  each('HttpIngestor', (ingestor) => {
-    const lowered = lowerHttpIngestor(ctx, ingestor);
-    if (lowered !== undefined) graph.httpIngestors[ingestor.metadata.name] = lowered;
-  });
+  each(
+    'HttpIngestor',
+    (ingestor) => (graph.httpIngestors[ingestor.metadata.name] = lowerHttpIngestor(ctx, ingestor)),
+  );
   each(
     'SyslogIngestor',
     (ingestor) => (graph.syslogIngestors[ingestor.metadata.name] = lowerSyslogIngestor(ctx, ingestor)),

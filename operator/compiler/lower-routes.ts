@@ -5,6 +5,7 @@ import type { GraphAssignment, GraphMessageErrorPolicy, GraphRoute } from '../..
 import type { GraphObject } from '../api/index.js';
 import type { MessageErrorPolicy } from '../api/common.js';
 import { keyOf, type CompileContext } from './context.js';
+import { required } from './internal-error.js';
 import { routeSites, type RouteSite } from './route-sites.js';
 
 export function stripSpans(expr: Expr): Expr {
@@ -27,14 +28,14 @@ export function lowerRoutes(ctx: CompileContext, object: GraphObject): GraphRout
   const routes = 'routes' in object.spec ? object.spec.routes : [];
   return routes.map((route, index) => {
     const path = `spec.routes[${index}]`;
-    const site = sites.get(path);
+    const site = required(sites.get(path), object, `the scopes of ${path}`);
     return {
       to: route.to,
-      inherit: site ? inherited(ctx, site) : [],
-      set: site ? assignments(ctx, site) : [],
+      inherit: inherited(ctx, site),
+      set: assignments(ctx, site),
       branching: route.branching,
       flush: route.flush,
-      onMessageError: lowerPolicy(ctx, route.onMessageError, sites.get(`${path}.onMessageError`)),
+      onMessageError: lowerPolicy(ctx, object, route.onMessageError, sites.get(`${path}.onMessageError`)),
     };
   });
 }
@@ -44,37 +45,37 @@ export function lowerEmitterPolicy(
   emitter: GraphObject<'Emitter'>,
 ): GraphMessageErrorPolicy {
   const site = routeSites(ctx, emitter).find((candidate) => candidate.path === 'spec.onMessageError');
-  return lowerPolicy(ctx, emitter.spec.onMessageError, site);
+  return lowerPolicy(ctx, emitter, emitter.spec.onMessageError, site);
 }
 
 function lowerPolicy(
   ctx: CompileContext,
+  object: GraphObject,
   policy: MessageErrorPolicy,
   site: RouteSite | undefined,
 ): GraphMessageErrorPolicy {
-  if (policy.action !== 'SEND_TO' || policy.relay === undefined || site === undefined)
-    return { action: 'LOG' };
+  if (policy.action === 'LOG') return { action: 'LOG' };
+  const handler = required(site, object, 'the scopes of its ON MESSAGE ERROR handler');
   return {
     action: 'SEND_TO',
-    relay: policy.relay,
-    inherit: inherited(ctx, site),
-    set: assignments(ctx, site),
+    relay: handler.target,
+    inherit: inherited(ctx, handler),
+    set: assignments(ctx, handler),
   };
 }
 
 /** Target fields INHERIT ALL copies: those the input has too, in the target schema's order. */
 function inherited(ctx: CompileContext, site: RouteSite): string[] {
-  const target = ctx.relaySchema(site.target);
-  if (!site.inheritAll || target === undefined || site.inheritFrom === undefined) return [];
-  const source = site.inheritFrom.fields;
+  if (!site.inheritAll) return [];
+  const target = required(ctx.relaySchema(site.target), site.object, `the schema of relay ${site.target}`);
+  const source = required(site.inheritFrom, site.object, `what ${site.describe} inherits from`).fields;
   return [...target.fields.keys()].filter((name) => source.has(name));
 }
 
 function assignments(ctx: CompileContext, site: RouteSite): GraphAssignment[] {
-  const found: GraphAssignment[] = [];
-  site.set.forEach((assignment, index) => {
-    const typed = ctx.getTyped(keyOf(site.object), `${site.path}.set[${index}].value`);
-    if (typed !== undefined) found.push({ field: assignment.field, value: stripSpans(typed) });
+  return site.set.map((assignment, index) => {
+    const path = `${site.path}.set[${index}].value`;
+    const typed = required(ctx.getTyped(keyOf(site.object), path), site.object, `the typed value at ${path}`);
+    return { field: assignment.field, value: stripSpans(typed) };
   });
-  return found;
 }

@@ -15,19 +15,30 @@ import { DEFAULT_MAX_BODY_SIZE } from '../api/kinds/http-ingestor.js';
 import { sizeToBytes } from '../language/literals.js';
 import { splitAddr } from './check-syslog-clients.js';
 import type { CompileContext } from './context.js';
+import { required } from './internal-error.js';
 import { lowerRoutes } from './lower-routes.js';
 import { bindVersion, parseMountedPath } from './resource-versions.js';
 
-function mountVersion(ctx: CompileContext, mount: ResourceVersionRef | undefined): number | undefined {
-  const version = mount === undefined ? undefined : bindVersion(ctx, mount);
-  return typeof version === 'number' ? version : undefined;
+/** The bound version of an accepted object's mount (SR2064 rejects one that cannot be bound). */
+function mountVersion(
+  ctx: CompileContext,
+  object: GraphObject,
+  mount: ResourceVersionRef | undefined,
+): number | undefined {
+  if (mount === undefined) return undefined;
+  const version = bindVersion(ctx, mount);
+  return required(typeof version === 'number' ? version : undefined, object, 'its mounted version');
 }
 
-function mountedFile(value: string | undefined, version: number | undefined): MountedFile | undefined {
-  const path = value === undefined ? undefined : parseMountedPath(value);
-  return path === undefined || version === undefined
-    ? undefined
-    : { resource: path.resource, version, file: path.file };
+/** A TLS file of an accepted object: written `{{ <mount> }}/<file>` with a bound version (SR2036, SR2064). */
+function mountedFile(
+  object: GraphObject,
+  value: string | undefined,
+  version: number | undefined,
+): MountedFile | undefined {
+  if (value === undefined) return undefined;
+  const { resource, file } = required(parseMountedPath(value), object, `the mounted file of ${value}`);
+  return { resource, version: required(version, object, 'the version of its mount'), file };
 }
 
 /** `{ a: X | undefined }` → `{ a?: X }`. */
@@ -42,27 +53,32 @@ export function defined<T extends object>(entries: T): Defined<T> {
 
 export function lowerClient(ctx: CompileContext, client: GraphObject<'SyslogClient'>): GraphSyslogClient {
   const { config, mount } = client.spec;
-  const version = mountVersion(ctx, mount);
+  const version = mountVersion(ctx, client, mount);
   const tls = defined({
-    certFile: mountedFile(config.tlsCertFile, version),
-    keyFile: mountedFile(config.tlsKeyFile, version),
-    caFile: mountedFile(config.tlsCaFile, version),
+    certFile: mountedFile(client, config.tlsCertFile, version),
+    keyFile: mountedFile(client, config.tlsKeyFile, version),
+    caFile: mountedFile(client, config.tlsCaFile, version),
   });
   return defined({
     protocol: config.protocol,
     ...splitAddr(config.addr),
     maxMessageSize: config.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
     framing: config.protocol === 'udp' ? undefined : (config.framing ?? 'octet-counting'),
-    mount: mount && version !== undefined ? { resource: mount.resource, version } : undefined,
+    mount: mount && { resource: mount.resource, version: required(version, client, 'its mounted version') },
     tls: Object.keys(tls).length > 0 ? tls : undefined,
   });
 }
 
-export function lowerQuiesce(quiesce: Quiesce): GraphQuiesce {
+/** A size the checks accepted (SR1004 otherwise), in bytes. */
+function bytes(text: string, object: GraphObject): number {
+  return required(sizeToBytes(text), object, `the bytes of size ${text}`);
+}
+
+export function lowerQuiesce(quiesce: Quiesce, object: GraphObject): GraphQuiesce {
   if (quiesce.action !== 'BUFFER') return { action: quiesce.action };
   return {
     action: 'BUFFER',
-    maxBytes: sizeToBytes(quiesce.maxSize ?? '') ?? 1,
+    maxBytes: bytes(required(quiesce.maxSize, object, 'its BUFFER MAX SIZE'), object),
     onOverflow: quiesce.onOverflow ?? 'DROP_NEWEST',
   };
 }
@@ -70,11 +86,11 @@ export function lowerQuiesce(quiesce: Quiesce): GraphQuiesce {
 export function lowerHttpIngestor(
   ctx: CompileContext,
   ingestor: GraphObject<'HttpIngestor'>,
-): GraphHttpIngestor | undefined {
-  const endpoint = ctx.accepted('Endpoint', ingestor.spec.endpoint);
-  const vhost = endpoint && ctx.accepted('Vhost', endpoint.spec.vhost);
-  if (endpoint === undefined || vhost === undefined) return undefined;
+): GraphHttpIngestor {
   const { spec } = ingestor;
+  const endpoint = required(ctx.accepted('Endpoint', spec.endpoint), ingestor, `endpoint ${spec.endpoint}`);
+  const vhostName = endpoint.spec.vhost;
+  const vhost = required(ctx.accepted('Vhost', vhostName), ingestor, `vhost ${vhostName}`);
   return defined({
     endpoint: endpoint.metadata.name,
     vhost: vhost.metadata.name,
@@ -82,9 +98,9 @@ export function lowerHttpIngestor(
     path: endpoint.spec.path,
     tls: vhostTls(ctx, vhost),
     mode: spec.mode,
-    quiesce: lowerQuiesce(spec.quiesce),
+    quiesce: lowerQuiesce(spec.quiesce, ingestor),
     codec: spec.codec,
-    maxBodyBytes: sizeToBytes(spec.maxBodySize ?? DEFAULT_MAX_BODY_SIZE) ?? 1,
+    maxBodyBytes: bytes(spec.maxBodySize ?? DEFAULT_MAX_BODY_SIZE, ingestor),
     routes: lowerRoutes(ctx, ingestor),
     onGeneralError: spec.onGeneralError,
   });
@@ -94,10 +110,13 @@ function vhostTls(ctx: CompileContext, vhost: GraphObject<'Vhost'>): GraphHttpIn
   const tls = vhost.spec.tls;
   if (tls === undefined) return undefined;
   if (tls.secretName !== undefined) return { secretName: tls.secretName };
-  const version = mountVersion(ctx, tls.mount);
-  const certFile = mountedFile(tls.certFile, version);
-  const keyFile = mountedFile(tls.keyFile, version);
-  return certFile && keyFile ? { certFile, keyFile } : undefined;
+  const version = mountVersion(ctx, vhost, tls.mount);
+  const certFile = mountedFile(vhost, tls.certFile, version);
+  const keyFile = mountedFile(vhost, tls.keyFile, version);
+  return {
+    certFile: required(certFile, vhost, 'its tls_cert_file'),
+    keyFile: required(keyFile, vhost, 'its tls_key_file'),
+  };
 }
 
 export function lowerSyslogIngestor(
@@ -108,7 +127,7 @@ export function lowerSyslogIngestor(
   return {
     client: spec.client,
     mode: spec.mode,
-    quiesce: lowerQuiesce(spec.quiesce),
+    quiesce: lowerQuiesce(spec.quiesce, ingestor),
     codec: spec.codec,
     routes: lowerRoutes(ctx, ingestor),
     onGeneralError: spec.onGeneralError,

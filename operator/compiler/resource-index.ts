@@ -1,7 +1,6 @@
 // What the compiler knows about uploaded resource versions: the files the caller hands in (CLI
 // `--resource`, the controller's view of the version objects) and, failing that, the Resource objects'
 // status (version numbers and file names, no contents).
-import type { GraphObject } from '../api/index.js';
 import { isPlainObject } from '../api/validate.js';
 import type { ResourceFiles } from './index.js';
 
@@ -23,13 +22,21 @@ interface StatusVersions {
   versions: Map<number, Set<string>>;
 }
 
-/** `objects` may hold anything the caller was given; only well-formed Resource objects are read. */
-export function resourceIndex(objects: readonly GraphObject[], given?: ResourceFiles): ResourceIndex {
+/**
+ * `objects` may hold anything the caller was given; only well-formed Resource objects of the domain (no
+ * namespace, or the domain's) are read.
+ */
+export function resourceIndex(
+  objects: readonly unknown[],
+  domain: string,
+  given?: ResourceFiles,
+): ResourceIndex {
   const fromStatus = new Map<string, StatusVersions>();
   for (const object of objects) {
-    const metadata = isPlainObject(object) ? (object as { metadata?: unknown }).metadata : undefined;
-    if (object?.kind !== 'Resource' || !isPlainObject(metadata) || typeof metadata.name !== 'string')
-      continue;
+    if (!isPlainObject(object) || object.kind !== 'Resource') continue;
+    const { metadata } = object;
+    if (!isPlainObject(metadata) || typeof metadata.name !== 'string') continue;
+    if (metadata.namespace !== undefined && metadata.namespace !== domain) continue;
     fromStatus.set(metadata.name, statusVersions(object.status));
   }
   const statusOf = (resource: string): StatusVersions | undefined => fromStatus.get(resource);

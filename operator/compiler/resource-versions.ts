@@ -1,6 +1,7 @@
 // Resource versions as the graph needs them: `LATEST` bound to a number (spec §9), and mounted files
 // written `{{ <resource> }}/<file>` (spec §2.8).
 import type { ResourceVersionRef } from '../api/common.js';
+import { nameToIdentifier } from '../api/names.js';
 import type { CompileContext } from './context.js';
 
 /** The version number, or why there is none. An exact version is trusted when nothing is known of the resource. */
@@ -9,7 +10,7 @@ export function bindVersion(ctx: CompileContext, ref: ResourceVersionRef): numbe
   if (typeof ref.version === 'string') {
     return (
       latest ??
-      `resource ${ref.resource} has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE ${ref.resource} VERSION '<dir>' first`
+      `resource ${ref.resource} has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE ${nameToIdentifier(ref.resource)} VERSION '<dir>' first`
     );
   }
   if (ctx.resources.hasVersion(ref.resource, ref.version) === false) {

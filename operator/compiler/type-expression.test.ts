@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ExprType } from '../../dataplane/graph/expression.js';
 import { parseExpression } from '../language/parse.js';
+import { assignable } from './expression-types.js';
 import { typeExpression, type ScopeField, type Scopes } from './type-expression.js';
 
 const field = (type: ScopeField['type'], nullable = false): ScopeField => ({
@@ -95,6 +96,8 @@ describe('type-expression', () => {
     ['coalesce(input.s)', 'SR2006 coalesce() takes at least 2 arguments, not 1'],
     ['frobnicate(input.s)', 'SR2006 unknown function frobnicate()'],
     ['99999999999999999999999', 'SR2005 99999999999999999999999 is beyond U64'],
+    ['-18446744073709551615', 'SR2005 -18446744073709551615 is beyond I64'],
+    ['-9223372036854775809', 'SR2005 -9223372036854775809 is beyond I64'],
   ];
   for (const [text, problem] of problems) {
     it(`${text} → ${problem.slice(0, 6)}`, () => {
@@ -103,6 +106,17 @@ describe('type-expression', () => {
       assert.ok(found[0]?.startsWith(problem), `${found[0]} starts with ${problem}`);
     });
   }
+
+  it('judges a constant by its value, even when its type is the field’s', () => {
+    const beyond = { type: 'I64', nullable: false, constant: -(2n ** 64n) } as const;
+    assert.equal(assignable(beyond, 'I64'), false);
+    assert.equal(assignable({ ...beyond, constant: -1n }, 'I64'), true);
+    assert.equal(assignable({ ...beyond, constant: -1n }, 'U64'), false);
+  });
+
+  it('-9223372036854775808, the least I64, is an I64 constant', () => {
+    assert.deepEqual(typeOf('-9223372036854775808'), { type: 'I64', nullable: false, problems: [] });
+  });
 
   it('reports a problem once, not again for every enclosing node', () => {
     assert.deepEqual(typeOf('upper(lower(input.nope)) || input.s').problems.length, 1);

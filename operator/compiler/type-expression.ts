@@ -38,6 +38,7 @@ export interface TypedExpression {
 type Typed = { expr: Expr; typing: Typing; poisoned?: boolean };
 
 const BOOL: Typing = { type: 'BOOL', nullable: false };
+const I64_MIN = -(2n ** 63n);
 
 export function typeExpression(expr: Expr, scopes: Scopes): TypedExpression {
   const walker = new Walker(scopes);
@@ -141,7 +142,15 @@ class Walker {
       this.problem('SR2005', `unary - needs a number, not ${type}`, expr);
       return this.typed(node, { type: 'I64', nullable });
     }
-    if (constant !== undefined) return this.typed(node, { type: 'I64', nullable, constant: -constant });
+    if (constant !== undefined) {
+      const negated = -constant;
+      // -18446744073709551615 is below every integer type; -9223372036854775808 is the least I64.
+      if (!fitsInteger(negated, 'I64')) {
+        this.problem('SR2005', `${negated} is beyond I64 (the least is ${I64_MIN})`, expr);
+        return this.poisoned(node);
+      }
+      return this.typed(node, { type: 'I64', nullable, constant: negated });
+    }
     return this.typed(node, { type: type === 'F64' ? 'F64' : 'I64', nullable });
   }
 

@@ -12,7 +12,7 @@ export type ShowTarget = Exclude<GraphKind, 'HttpIngestor' | 'SyslogIngestor'> |
 /** An object named in a statement: the identifier as written and the resource name it maps to. */
 export interface NamedObject {
   identifier: string;
-  /** From identifierToName; when the identifier cannot map (SR1002) a best-effort lower-cased form. */
+  /** From identifierToName; when the identifier cannot map (SR1002), the identifier as written. */
   name: string;
 }
 

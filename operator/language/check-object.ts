@@ -1,7 +1,7 @@
 // One document → one graph object or the diagnostics that say why not. Shared by the statement converter
 // and the YAML loader so both report the same codes: SR1011 not ours, SR1012 structure, SR1013 or the
 // rule's own code for CEL-twin rules, SR2030 for an unknown syslog protocol.
-import { API_VERSION, GRAPH_KINDS, type GraphObject } from '../api/index.js';
+import { API_VERSION, dataplaneNodeKind, GRAPH_KINDS, type GraphObject } from '../api/index.js';
 import { SYSLOG_PROTOCOLS } from '../api/kinds/syslog-client.js';
 import { checkGraphObject } from '../api/validate-object.js';
 import { isPlainObject, type SchemaProblem } from '../api/validate.js';
@@ -12,6 +12,8 @@ export type Locate = (path: string) => SourceLocation | undefined;
 export type DocumentCheck = { ok: true; object: GraphObject } | { ok: false; diagnostics: Diagnostic[] };
 
 const PROTOCOL_PATH = 'spec.config.protocol';
+/** Our API's one kind that is not part of a graph. */
+const NODE_REPORT = dataplaneNodeKind.kind;
 
 export function checkDocument(document: unknown, locate: Locate): DocumentCheck {
   const check = checkGraphObject(document);
@@ -56,15 +58,18 @@ function problemDiagnostic(
 function notOurs(document: unknown, problems: SchemaProblem[], locate: Locate): Diagnostic {
   const problem = problems[0];
   const path = problem?.path ?? '';
-  const what = isPlainObject(document) ? describe(document) : 'a document that is not a mapping';
-  const kinds = GRAPH_KINDS.map((definition) => definition.kind).join(', ');
-  const diagnostic: Diagnostic = {
-    code: 'SR1011',
-    severity: 'error',
-    message: `${what} is not a streamroute resource: expected apiVersion ${API_VERSION} and a kind of ${kinds}`,
-  };
+  const diagnostic: Diagnostic = { code: 'SR1011', severity: 'error', message: notOursMessage(document) };
   if (path !== '') diagnostic.path = path;
   return located(diagnostic, locate(path) ?? locate(''));
+}
+
+function notOursMessage(document: unknown): string {
+  if (isPlainObject(document) && document.kind === NODE_REPORT && document.apiVersion === API_VERSION) {
+    return `a ${NODE_REPORT} is a node report, written by the data plane, not part of a graph`;
+  }
+  const what = isPlainObject(document) ? describe(document) : 'a document that is not a mapping';
+  const kinds = GRAPH_KINDS.map((definition) => definition.kind).join(', ');
+  return `${what} is not a streamroute resource: expected apiVersion ${API_VERSION} and a kind of ${kinds}`;
 }
 
 function describe(document: Record<string, unknown>): string {
@@ -86,25 +91,4 @@ function valueAt(document: unknown, path: string): unknown {
 
 function isUnknownProtocol(value: unknown): value is string {
   return typeof value === 'string' && !(SYSLOG_PROTOCOLS as readonly string[]).includes(value);
-}
-
-/** SR1014, on the second declaration, saying where the first one is. */
-export function duplicateDiagnostic(
-  key: ObjectKey,
-  location: SourceLocation | undefined,
-  first: SourceLocation | undefined,
-): Diagnostic {
-  const where = first === undefined ? '' : ` (first declared at ${formatLocation(first)})`;
-  const diagnostic: Diagnostic = {
-    code: 'SR1014',
-    severity: 'error',
-    message: `${key.kind} ${key.name} is declared twice${where}`,
-    object: key,
-    path: 'metadata.name',
-  };
-  return located(diagnostic, location);
-}
-
-export function formatLocation(location: SourceLocation): string {
-  return `${location.file ?? '<input>'}:${location.line}:${location.column}`;
 }

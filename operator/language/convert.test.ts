@@ -72,7 +72,7 @@ describe('statementsToObjects', () => {
       assert.deepEqual(where(result.diagnostics), ['SR1014@2:14']);
       assert.equal(
         result.diagnostics[0]?.message,
-        'Relay r is declared twice (first declared at graph.sql:1:1)',
+        'Relay r is declared twice (first declared at graph.sql:1:14)',
       );
       assert.deepEqual(result.diagnostics[0]?.object, { kind: 'Relay', name: 'r' });
       assert.equal(relaySchema(result), 'a');
@@ -105,7 +105,7 @@ describe('statementsToObjects', () => {
   it('skips statements with no resource form, with an SR1009 warning each', () => {
     const result = convert(
       [
-        'DROP RELAY r',
+        'SHOW SCHEMAS',
         'SHOW RELAYS',
         'SHOW CREATE RELAY r',
         'DESCRIBE INGESTOR i',
@@ -123,6 +123,78 @@ describe('statementsToObjects', () => {
     assert.ok(result.diagnostics.every((d) => d.severity === 'warning'));
     assert.match(result.diagnostics[4]!.message, /^UPLOAD RESOURCE has no resource form/);
     assert.deepEqual(names(result), ['Resource/kept']);
+  });
+
+  describe('DROP removes an object declared before it', () => {
+    it('removes it, so it is not converted; it may be declared again afterwards', () => {
+      const result = convert(
+        'CREATE RESOURCE a; CREATE RELAY r SCHEMA s UNBRANCHED; DROP RESOURCE a; DROP RELAY r; CREATE RESOURCE a;',
+      );
+      assert.deepEqual(result.diagnostics, []);
+      assert.deepEqual(names(result), ['Resource/a']);
+    });
+
+    it('DROP INGESTOR removes either ingestor kind; the kind words must otherwise match', () => {
+      const result = convert(
+        [
+          'CREATE HTTP ENDPOINT INGESTOR h FROM e MODE NO ACK ON QUIESCE DROP DECODE USING c TO r INHERIT ALL FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG',
+          'CREATE SYSLOG LISTENER INGESTOR s FROM c MODE NO ACK ON QUIESCE DROP DECODE USING c TO r INHERIT ALL FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG',
+          'CREATE RESOURCE kept',
+          'DROP INGESTOR h',
+          'DROP INGESTOR s',
+          'DROP RELAY kept',
+        ].join(';\n'),
+      );
+      assert.deepEqual(names(result), ['Resource/kept']);
+      assert.deepEqual(where(result.diagnostics), ['SR2001@6:1']);
+      assert.equal(
+        result.diagnostics[0]?.message,
+        'DROP: no Relay kept is declared before this statement (DROP … IF EXISTS allows that)',
+      );
+    });
+
+    it('dropping what was never declared is SR2001, unless IF EXISTS (then nothing happens)', () => {
+      const result = convert('DROP RELAY never;\nDROP RELAY IF EXISTS never;\nDROP INGESTOR gone;');
+      assert.deepEqual(where(result.diagnostics), ['SR2001@1:1', 'SR2001@3:1']);
+      assert.ok(result.diagnostics.every((d) => d.severity === 'error'));
+      assert.match(result.diagnostics[1]!.message, /no HttpIngestor or SyslogIngestor gone is declared/);
+    });
+
+    it('a ROLLBACK brings back what the batch dropped', () => {
+      const result = convert('CREATE RESOURCE a; BEGIN; DROP RESOURCE a; ROLLBACK;');
+      assert.deepEqual(result.diagnostics, []);
+      assert.deepEqual(names(result), ['Resource/a']);
+    });
+
+    it('two objects of the same kind and name are one object whatever the namespace option', () => {
+      const result = convert('CREATE RESOURCE a;\nCREATE RESOURCE a;', { namespace: 'shop' });
+      assert.deepEqual(where(result.diagnostics), ['SR1014@2:17']);
+    });
+  });
+
+  describe('transactions', () => {
+    it('UPLOAD RESOURCE inside BEGIN … COMMIT is SR1007 (outside, an SR1009 warning)', () => {
+      const result = convert(
+        "UPLOAD RESOURCE p VERSION './a';\nBEGIN;\nUPLOAD RESOURCE p VERSION './b';\nCOMMIT;",
+      );
+      assert.deepEqual(where(result.diagnostics), ['SR1009@1:1', 'SR1007@3:1']);
+      assert.equal(result.diagnostics[1]?.severity, 'error');
+    });
+
+    it('a nested BEGIN, and COMMIT or ROLLBACK without a BEGIN, are SR1008', () => {
+      const result = convert('COMMIT;\nROLLBACK;\nBEGIN;\nBEGIN;\nCREATE RESOURCE a;\nROLLBACK;');
+      assert.deepEqual(where(result.diagnostics), ['SR1008@1:1', 'SR1008@2:1', 'SR1008@4:1']);
+      assert.match(result.diagnostics[2]!.message, /the BEGIN at 3:1 is still open/);
+      // The nested BEGIN is ignored: the ROLLBACK undoes the batch of the first one.
+      assert.deepEqual(names(result), []);
+    });
+
+    it('a BEGIN never closed is SR1008 at the BEGIN; what it declared is still converted', () => {
+      const result = convert('CREATE RESOURCE a;\nBEGIN;\nCREATE RESOURCE b;');
+      assert.deepEqual(where(result.diagnostics), ['SR1008@2:1']);
+      assert.match(result.diagnostics[0]!.message, /never closed/);
+      assert.deepEqual(names(result), ['Resource/a', 'Resource/b']);
+    });
   });
 
   it('ignores BEGIN and COMMIT', () => {
@@ -150,7 +222,8 @@ describe('statementsToObjects', () => {
         formatDiagnostic(result.diagnostics[0]!),
         'graph.sql:3:17: error SR2032: SyslogClient c spec.config.framing: framing is not allowed with protocol udp',
       );
-      assert.deepEqual(result.objects, [], 'an object that fails its checks is left out');
+      // Handed on all the same, so the compiler rejects it and what refers to it waits for it.
+      assert.deepEqual(names(result), ['SyslogClient/c']);
     });
 
     it('an unknown protocol is SR2030', () => {
@@ -204,10 +277,11 @@ describe('statementsToObjects', () => {
       // Without `reported`, both fields would be SR1012 as well. The correlator's INHERIT is a separate
       // mistake and is reported at once, so the user does not meet it only after fixing the others.
       assert.deepEqual(
-        result.diagnostics.map((d) => `${d.code} ${d.path}`),
-        ['SR2020 spec.routes'],
+        result.diagnostics.map((d) => d.code),
+        ['SR2020'],
       );
-      assert.deepEqual(result.objects, []);
+      assert.match(result.diagnostics[0]?.path ?? '', /^spec\.routes/);
+      assert.deepEqual(names(result), ['Correlator/c']);
     });
 
     it('does not report a bad object identifier twice, even without the parser’s diagnostics', () => {
@@ -221,7 +295,8 @@ describe('statementsToObjects', () => {
 
     it('keeps converting after a bad object', () => {
       const result = convert("CREATE ENDPOINT e ON v PATH 'orders' TYPE HTTP; CREATE RESOURCE ok;");
-      assert.deepEqual(names(result), ['Resource/ok']);
+      assert.deepEqual(where(result.diagnostics), ['SR1012@1:29']);
+      assert.deepEqual(names(result), ['Endpoint/e', 'Resource/ok']);
     });
   });
 });

@@ -1,17 +1,13 @@
 // Statements → graph objects (the resources `kubectl apply` takes), with the statement locations in a
 // SourceMap so that every later diagnostic points at the statement text. Each object is then checked
 // against its kind's schema and rules, the same checks the API server applies.
-import { API_VERSION, type GraphObject } from '../api/index.js';
+import { API_VERSION, type GraphKind, type GraphObject } from '../api/index.js';
 import { identifierToName } from '../api/names.js';
-import {
-  parentPath,
-  SourceMap,
-  type Diagnostic,
-  type ObjectKey,
-  type SourceLocation,
-} from '../compiler/diagnostic.js';
-import type { DeclarationStatement, Statement } from './ast.js';
-import { checkDocument, duplicateDiagnostic } from './check-object.js';
+import { SourceMap, type Diagnostic, type ObjectKey, type SourceLocation } from '../compiler/diagnostic.js';
+import type { DeclarationStatement, DropStatement, Statement, TransactionStatement } from './ast.js';
+import { checkDocument } from './check-object.js';
+import { Declarations, type DeclaredKey } from './declarations.js';
+import { reservedWireSchema } from './reserved-names.js';
 
 export interface ConvertOptions {
   /** The domain: every object is placed in this namespace. */
@@ -29,11 +25,7 @@ export interface Converted {
   diagnostics: Diagnostic[];
 }
 
-/** Declarations by `Kind/name`, in the order they were first declared. */
-type Declared = Map<string, DeclarationStatement>;
-
 const NO_RESOURCE_FORM: Record<string, string> = {
-  drop: 'DROP',
   show: 'SHOW',
   'show-create': 'SHOW CREATE',
   describe: 'DESCRIBE',
@@ -42,61 +34,108 @@ const NO_RESOURCE_FORM: Record<string, string> = {
 
 /**
  * CREATE, CREATE OR REPLACE and ALTER become objects. A later OR REPLACE or ALTER replaces an earlier
- * declaration in place; IF NOT EXISTS keeps the earlier one; any other repeat is SR1014. A ROLLBACK
- * discards what was declared since its BEGIN. Objects that fail their kind's checks are left out, and
- * the diagnostics say why.
+ * declaration in place; IF NOT EXISTS keeps the earlier one; any other repeat is SR1014. DROP removes
+ * an earlier declaration. A ROLLBACK discards what was declared and dropped since its BEGIN; batches do
+ * not nest (SR1008) and hold no UPLOAD RESOURCE (SR1007). Objects that fail their kind's checks are
+ * kept too (the compiler rejects them again), and the diagnostics say why.
  */
 export function statementsToObjects(
   statements: readonly Statement[],
   options: ConvertOptions = {},
 ): Converted {
-  const state: State = { declared: new Map(), diagnostics: [] };
+  const state: State = { declared: new Declarations(), namespace: options.namespace, diagnostics: [] };
   for (const statement of statements) apply(state, statement);
+  if (state.batch !== undefined) {
+    const message = 'this BEGIN is never closed: end the batch with COMMIT or ROLLBACK';
+    state.diagnostics.push(error('SR1008', message, state.batch.begin.location));
+  }
   const result: Converted = { objects: [], sourceMap: new SourceMap(), diagnostics: state.diagnostics };
   for (const statement of state.declared.values()) addObject(result, statement, options);
   return result;
 }
 
 interface State {
-  declared: Declared;
-  /** What was declared when the open BEGIN ran, for ROLLBACK. */
-  beforeBatch?: Declared;
+  declared: Declarations<DeclarationStatement>;
+  namespace: string | undefined;
+  /** The open BEGIN and what was declared when it ran (for ROLLBACK). */
+  batch?: { begin: TransactionStatement; before: Declarations<DeclarationStatement> };
   diagnostics: Diagnostic[];
 }
 
 function apply(state: State, statement: Statement): void {
   switch (statement.type) {
     case 'begin':
-      state.beforeBatch = new Map(state.declared);
-      return;
     case 'commit':
-      delete state.beforeBatch;
-      return;
     case 'rollback':
-      state.declared = state.beforeBatch ?? state.declared;
-      delete state.beforeBatch;
+      transaction(state, statement);
       return;
     case 'create':
-    case 'alter': {
-      const problem = declare(state.declared, statement);
-      if (problem !== undefined) state.diagnostics.push(problem);
+    case 'alter':
+      declare(state, statement);
       return;
-    }
+    case 'drop':
+      drop(state, statement);
+      return;
+    case 'upload-resource':
+      if (state.batch === undefined) break;
+      state.diagnostics.push(
+        error(
+          'SR1007',
+          'UPLOAD RESOURCE cannot be used inside BEGIN … COMMIT: upload before the batch, then refer to the version',
+          statement.location,
+        ),
+      );
+      return;
     default:
-      state.diagnostics.push(noResourceForm(statement));
   }
+  state.diagnostics.push(noResourceForm(statement));
 }
 
-function declare(declared: Declared, statement: DeclarationStatement): Diagnostic | undefined {
-  const id = `${statement.kind}/${statement.name}`;
-  const first = declared.get(id);
-  if (first === undefined || statement.type === 'alter' || statement.orReplace) {
-    declared.set(id, statement);
-    return undefined;
+function transaction(state: State, statement: TransactionStatement): void {
+  const { batch } = state;
+  if (statement.type === 'begin') {
+    if (batch === undefined) state.batch = { begin: statement, before: state.declared.snapshot() };
+    else {
+      const { line, column } = batch.begin.location;
+      const message = `BEGIN inside a batch: the BEGIN at ${line}:${column} is still open, and batches do not nest`;
+      state.diagnostics.push(error('SR1008', message, statement.location));
+    }
+    return;
   }
-  if (statement.ifNotExists) return undefined;
-  const key = { kind: statement.kind, name: statement.name };
-  return duplicateDiagnostic(key, locate(statement, 'metadata.name'), first.location);
+  const word = statement.type.toUpperCase();
+  if (batch === undefined) {
+    state.diagnostics.push(error('SR1008', `${word} without a BEGIN: no batch is open`, statement.location));
+    return;
+  }
+  if (statement.type === 'rollback') state.declared.restore(batch.before);
+  delete state.batch;
+}
+
+function declare(state: State, statement: DeclarationStatement): void {
+  const key: DeclaredKey = { kind: statement.kind, name: statement.name, namespace: state.namespace };
+  const at = SourceMap.locateIn(statement.locations, 'metadata.name');
+  if (statement.type === 'alter' || statement.orReplace) {
+    state.declared.replace(key, statement, at);
+    return;
+  }
+  if (statement.ifNotExists && state.declared.get(key) !== undefined) return;
+  const problem = state.declared.claim(key, statement, at);
+  if (problem !== undefined) state.diagnostics.push(problem);
+}
+
+/** Either ingestor kind for DROP INGESTOR. */
+const INGESTOR_KINDS: readonly GraphKind[] = ['HttpIngestor', 'SyslogIngestor'];
+
+function drop(state: State, statement: DropStatement): void {
+  const kinds = statement.kind === 'Ingestor' ? INGESTOR_KINDS : [statement.kind];
+  const keys = kinds.map((kind) => ({ kind, name: statement.name, namespace: state.namespace }));
+  const dropped = keys.filter((key) => state.declared.delete(key));
+  // DROP of the SYSLOG wire schema is already an error of its own (SR1002).
+  const reserved = statement.kind === 'WireSchema' && reservedWireSchema(statement.name, 'drop');
+  if (dropped.length > 0 || statement.ifExists || reserved) return;
+  const what = `${kinds.join(' or ')} ${statement.name}`;
+  const message = `DROP: no ${what} is declared before this statement (DROP … IF EXISTS allows that)`;
+  state.diagnostics.push(error('SR2001', message, statement.location));
 }
 
 function addObject(result: Converted, statement: DeclarationStatement, options: ConvertOptions): void {
@@ -108,11 +147,11 @@ function addObject(result: Converted, statement: DeclarationStatement, options: 
       ? { name: statement.name }
       : { name: statement.name, namespace: options.namespace };
   const document = { apiVersion: API_VERSION, kind: statement.kind, metadata, spec: statement.spec };
-  const check = checkDocument(document, (path) => locate(statement, path));
-  if (check.ok) {
-    result.objects.push(check.object);
-    return;
-  }
+  const check = checkDocument(document, (path) => result.sourceMap.locate(key, path));
+  // Handed on even when it fails its checks (the diagnostics say why): the compiler rejects it again,
+  // so the objects that refer to it wait for it instead of finding nothing.
+  result.objects.push(check.ok ? check.object : (document as GraphObject));
+  if (check.ok) return;
   const reported = reportedPaths(options.reported ?? [], key);
   // The parser reports a bad object identifier (SR1002) even when `reported` is not passed.
   if (!identifierToName(statement.identifier).ok) reported.push('metadata.name');
@@ -131,16 +170,11 @@ function reportedPaths(reported: readonly Diagnostic[], key: ObjectKey): string[
     .map((d) => d.path ?? '');
 }
 
-/** The longest recorded prefix of the path; the statement itself when nothing closer is known. */
-function locate(statement: DeclarationStatement, path: string): SourceLocation {
-  for (let prefix = path; ; prefix = parentPath(prefix)) {
-    const found = statement.locations.get(prefix);
-    if (found !== undefined) return found;
-    if (prefix === '') return statement.location;
-  }
+function error(code: Diagnostic['code'], message: string, location: SourceLocation): Diagnostic {
+  return { code, severity: 'error', message, location };
 }
 
-function noResourceForm(statement: Exclude<Statement, DeclarationStatement>): Diagnostic {
+function noResourceForm(statement: Statement): Diagnostic {
   const what = NO_RESOURCE_FORM[statement.type] ?? statement.type.toUpperCase();
   return {
     code: 'SR1009',

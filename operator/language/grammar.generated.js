@@ -343,11 +343,12 @@ function peg$parse(input, options) {
   const peg$r3 = /^[A-Za-z_]/;
   const peg$r4 = /^[A-Za-z0-9_]/;
   const peg$r5 = /^[A-Za-z0-9_\-]/;
-  const peg$r6 = /^[^']/;
-  const peg$r7 = /^[0-9]/;
-  const peg$r8 = /^[A-Za-z]/;
-  const peg$r9 = /^[ \t\r\n\f\uFEFF]/;
-  const peg$r10 = /^[^\n]/;
+  const peg$r6 = /^[A-Za-z0-9\-]/;
+  const peg$r7 = /^[^']/;
+  const peg$r8 = /^[0-9]/;
+  const peg$r9 = /^[A-Za-z]/;
+  const peg$r10 = /^[ \t\r\n\f\uFEFF]/;
+  const peg$r11 = /^[^\n]/;
 
   const peg$e0 = peg$literalExpectation(";", false);
   const peg$e1 = peg$literalExpectation("(", false);
@@ -402,471 +403,476 @@ function peg$parse(input, options) {
   const peg$e50 = peg$literalExpectation("xml", true);
   const peg$e51 = peg$literalExpectation("cbor", true);
   const peg$e52 = peg$otherExpectation("hostname");
-  const peg$e53 = peg$otherExpectation("string ('\u2026')");
-  const peg$e54 = peg$literalExpectation("'", false);
-  const peg$e55 = peg$literalExpectation("''", false);
-  const peg$e56 = peg$classExpectation(["'"], true, false, false);
-  const peg$e57 = peg$otherExpectation("program ('\u2026' or $jaq$\u2026$jaq$)");
-  const peg$e58 = peg$literalExpectation("$jaq$", false);
-  const peg$e59 = peg$anyExpectation();
-  const peg$e60 = peg$otherExpectation("number");
-  const peg$e61 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e62 = peg$otherExpectation("duration (such as 500ms, 30s, 2m, 1h)");
-  const peg$e63 = peg$classExpectation([["A", "Z"], ["a", "z"]], false, false, false);
-  const peg$e64 = peg$otherExpectation("size (such as 512, 64KiB, 1MiB)");
-  const peg$e65 = peg$classExpectation([" ", "\t", "\r", "\n", "\f", "\uFEFF"], false, false, false);
-  const peg$e66 = peg$literalExpectation("--", false);
-  const peg$e67 = peg$classExpectation(["\n"], true, false, false);
-  const peg$e68 = peg$literalExpectation("/*", false);
-  const peg$e69 = peg$literalExpectation("*/", false);
-  const peg$e70 = peg$otherExpectation("ACK");
-  const peg$e71 = peg$literalExpectation("ack", true);
-  const peg$e72 = peg$otherExpectation("ALL");
-  const peg$e73 = peg$literalExpectation("all", true);
-  const peg$e74 = peg$otherExpectation("ALLOW");
-  const peg$e75 = peg$literalExpectation("allow", true);
-  const peg$e76 = peg$otherExpectation("ALTER");
-  const peg$e77 = peg$literalExpectation("alter", true);
-  const peg$e78 = peg$otherExpectation("AND");
-  const peg$e79 = peg$literalExpectation("and", true);
-  const peg$e80 = peg$otherExpectation("AS");
-  const peg$e81 = peg$literalExpectation("as", true);
-  const peg$e82 = peg$otherExpectation("BACKOFF");
-  const peg$e83 = peg$literalExpectation("backoff", true);
-  const peg$e84 = peg$otherExpectation("BATCH");
-  const peg$e85 = peg$literalExpectation("batch", true);
-  const peg$e86 = peg$otherExpectation("BEGIN");
-  const peg$e87 = peg$literalExpectation("begin", true);
-  const peg$e88 = peg$otherExpectation("BODY");
-  const peg$e89 = peg$literalExpectation("body", true);
-  const peg$e90 = peg$otherExpectation("BUFFER");
-  const peg$e91 = peg$literalExpectation("buffer", true);
-  const peg$e92 = peg$otherExpectation("CLIENT");
-  const peg$e93 = peg$literalExpectation("client", true);
-  const peg$e94 = peg$otherExpectation("CLIENTS");
-  const peg$e95 = peg$literalExpectation("clients", true);
-  const peg$e96 = peg$otherExpectation("CODEC");
-  const peg$e97 = peg$literalExpectation("codec", true);
-  const peg$e98 = peg$otherExpectation("CODECS");
-  const peg$e99 = peg$literalExpectation("codecs", true);
-  const peg$e100 = peg$otherExpectation("COMMIT");
-  const peg$e101 = peg$literalExpectation("commit", true);
-  const peg$e102 = peg$otherExpectation("CONFIG");
-  const peg$e103 = peg$literalExpectation("config", true);
-  const peg$e104 = peg$otherExpectation("CORRELATE");
-  const peg$e105 = peg$literalExpectation("correlate", true);
-  const peg$e106 = peg$otherExpectation("CORRELATION");
-  const peg$e107 = peg$literalExpectation("correlation", true);
-  const peg$e108 = peg$otherExpectation("CORRELATOR");
-  const peg$e109 = peg$literalExpectation("correlator", true);
-  const peg$e110 = peg$otherExpectation("CORRELATORS");
-  const peg$e111 = peg$literalExpectation("correlators", true);
-  const peg$e112 = peg$otherExpectation("CREATE");
-  const peg$e113 = peg$literalExpectation("create", true);
-  const peg$e114 = peg$otherExpectation("DECODE");
-  const peg$e115 = peg$literalExpectation("decode", true);
-  const peg$e116 = peg$otherExpectation("DESCRIBE");
-  const peg$e117 = peg$literalExpectation("describe", true);
-  const peg$e118 = peg$otherExpectation("DROP");
-  const peg$e119 = peg$literalExpectation("drop", true);
-  const peg$e120 = peg$otherExpectation("EARLIEST");
-  const peg$e121 = peg$literalExpectation("earliest", true);
-  const peg$e122 = peg$otherExpectation("EMITTER");
-  const peg$e123 = peg$literalExpectation("emitter", true);
-  const peg$e124 = peg$otherExpectation("EMITTERS");
-  const peg$e125 = peg$literalExpectation("emitters", true);
-  const peg$e126 = peg$otherExpectation("EMITTING");
-  const peg$e127 = peg$literalExpectation("emitting", true);
-  const peg$e128 = peg$otherExpectation("ENCODE");
-  const peg$e129 = peg$literalExpectation("encode", true);
-  const peg$e130 = peg$otherExpectation("ENDPOINT");
-  const peg$e131 = peg$literalExpectation("endpoint", true);
-  const peg$e132 = peg$otherExpectation("ENDPOINTS");
-  const peg$e133 = peg$literalExpectation("endpoints", true);
-  const peg$e134 = peg$otherExpectation("ERROR");
-  const peg$e135 = peg$otherExpectation("EXISTS");
-  const peg$e136 = peg$literalExpectation("exists", true);
-  const peg$e137 = peg$otherExpectation("FALSE");
-  const peg$e138 = peg$literalExpectation("false", true);
-  const peg$e139 = peg$otherExpectation("FLUSH");
-  const peg$e140 = peg$literalExpectation("flush", true);
-  const peg$e141 = peg$otherExpectation("FROM");
-  const peg$e142 = peg$literalExpectation("from", true);
-  const peg$e143 = peg$otherExpectation("GENERAL");
-  const peg$e144 = peg$literalExpectation("general", true);
-  const peg$e145 = peg$otherExpectation("HTTP");
-  const peg$e146 = peg$literalExpectation("http", true);
-  const peg$e147 = peg$otherExpectation("IF EXISTS");
-  const peg$e148 = peg$literalExpectation("if", true);
-  const peg$e149 = peg$otherExpectation("IF NOT EXISTS");
-  const peg$e150 = peg$otherExpectation("IMMEDIATE");
-  const peg$e151 = peg$literalExpectation("immediate", true);
-  const peg$e152 = peg$otherExpectation("INGESTION");
-  const peg$e153 = peg$literalExpectation("ingestion", true);
-  const peg$e154 = peg$otherExpectation("INGESTOR");
-  const peg$e155 = peg$literalExpectation("ingestor", true);
-  const peg$e156 = peg$otherExpectation("INGESTORS");
-  const peg$e157 = peg$literalExpectation("ingestors", true);
-  const peg$e158 = peg$otherExpectation("INHERIT");
-  const peg$e159 = peg$literalExpectation("inherit", true);
-  const peg$e160 = peg$otherExpectation("IS");
-  const peg$e161 = peg$literalExpectation("is", true);
-  const peg$e162 = peg$otherExpectation("JAQ");
-  const peg$e163 = peg$literalExpectation("jaq", true);
-  const peg$e164 = peg$otherExpectation("JSON");
-  const peg$e165 = peg$otherExpectation("JUNCTION");
-  const peg$e166 = peg$literalExpectation("junction", true);
-  const peg$e167 = peg$otherExpectation("JUNCTIONS");
-  const peg$e168 = peg$literalExpectation("junctions", true);
-  const peg$e169 = peg$otherExpectation("LATEST");
-  const peg$e170 = peg$literalExpectation("latest", true);
-  const peg$e171 = peg$otherExpectation("LEFT");
-  const peg$e172 = peg$otherExpectation("LISTENER");
-  const peg$e173 = peg$literalExpectation("listener", true);
-  const peg$e174 = peg$otherExpectation("LOG");
-  const peg$e175 = peg$literalExpectation("log", true);
-  const peg$e176 = peg$otherExpectation("MATCH");
-  const peg$e177 = peg$literalExpectation("match", true);
-  const peg$e178 = peg$otherExpectation("MAX");
-  const peg$e179 = peg$literalExpectation("max", true);
-  const peg$e180 = peg$otherExpectation("MESSAGE");
-  const peg$e181 = peg$literalExpectation("message", true);
-  const peg$e182 = peg$otherExpectation("MODE");
-  const peg$e183 = peg$literalExpectation("mode", true);
-  const peg$e184 = peg$otherExpectation("MOUNT");
-  const peg$e185 = peg$literalExpectation("mount", true);
-  const peg$e186 = peg$otherExpectation("NEWEST");
-  const peg$e187 = peg$literalExpectation("newest", true);
-  const peg$e188 = peg$otherExpectation("NO");
-  const peg$e189 = peg$literalExpectation("no", true);
-  const peg$e190 = peg$otherExpectation("NO_ACK");
-  const peg$e191 = peg$literalExpectation("no_ack", true);
-  const peg$e192 = peg$otherExpectation("NOT");
-  const peg$e193 = peg$literalExpectation("not", true);
-  const peg$e194 = peg$otherExpectation("NULL");
-  const peg$e195 = peg$literalExpectation("null", true);
-  const peg$e196 = peg$otherExpectation("OLDEST");
-  const peg$e197 = peg$literalExpectation("oldest", true);
-  const peg$e198 = peg$otherExpectation("ON");
-  const peg$e199 = peg$literalExpectation("on", true);
-  const peg$e200 = peg$otherExpectation("OPTIONAL");
-  const peg$e201 = peg$literalExpectation("optional", true);
-  const peg$e202 = peg$otherExpectation("OR");
-  const peg$e203 = peg$literalExpectation("or", true);
-  const peg$e204 = peg$otherExpectation("OR REPLACE");
-  const peg$e205 = peg$otherExpectation("OVERFLOW");
-  const peg$e206 = peg$literalExpectation("overflow", true);
-  const peg$e207 = peg$otherExpectation("PATH");
-  const peg$e208 = peg$literalExpectation("path", true);
-  const peg$e209 = peg$otherExpectation("PENDING");
-  const peg$e210 = peg$literalExpectation("pending", true);
-  const peg$e211 = peg$otherExpectation("POLICY");
-  const peg$e212 = peg$literalExpectation("policy", true);
-  const peg$e213 = peg$otherExpectation("PROTOBUF");
-  const peg$e214 = peg$literalExpectation("protobuf", true);
-  const peg$e215 = peg$otherExpectation("CONFIG { \u2026 }");
-  const peg$e216 = peg$otherExpectation("MESSAGE '\u2026'");
-  const peg$e217 = peg$otherExpectation("USING RESOURCE \u2026 VERSION \u2026");
-  const peg$e218 = peg$literalExpectation("using", true);
-  const peg$e219 = peg$otherExpectation("QUIESCE");
-  const peg$e220 = peg$literalExpectation("quiesce", true);
-  const peg$e221 = peg$otherExpectation("RELAY");
-  const peg$e222 = peg$literalExpectation("relay", true);
-  const peg$e223 = peg$otherExpectation("RELAYS");
-  const peg$e224 = peg$literalExpectation("relays", true);
-  const peg$e225 = peg$otherExpectation("REPLACE");
-  const peg$e226 = peg$literalExpectation("replace", true);
-  const peg$e227 = peg$otherExpectation("RESOURCE");
-  const peg$e228 = peg$literalExpectation("resource", true);
-  const peg$e229 = peg$otherExpectation("RESOURCES");
-  const peg$e230 = peg$literalExpectation("resources", true);
-  const peg$e231 = peg$otherExpectation("RETRY");
-  const peg$e232 = peg$literalExpectation("retry", true);
-  const peg$e233 = peg$otherExpectation("RFC3339");
-  const peg$e234 = peg$literalExpectation("rfc3339", true);
-  const peg$e235 = peg$otherExpectation("RIGHT");
-  const peg$e236 = peg$otherExpectation("ROLLBACK");
-  const peg$e237 = peg$literalExpectation("rollback", true);
-  const peg$e238 = peg$otherExpectation("SCHEMA");
-  const peg$e239 = peg$literalExpectation("schema", true);
-  const peg$e240 = peg$otherExpectation("SCHEMAS");
-  const peg$e241 = peg$literalExpectation("schemas", true);
-  const peg$e242 = peg$otherExpectation("SECRET");
-  const peg$e243 = peg$literalExpectation("secret", true);
-  const peg$e244 = peg$otherExpectation("SEND");
-  const peg$e245 = peg$literalExpectation("send", true);
-  const peg$e246 = peg$otherExpectation("SENSITIVE");
-  const peg$e247 = peg$literalExpectation("sensitive", true);
-  const peg$e248 = peg$otherExpectation("SET");
-  const peg$e249 = peg$literalExpectation("set", true);
-  const peg$e250 = peg$otherExpectation("SHOW");
-  const peg$e251 = peg$literalExpectation("show", true);
-  const peg$e252 = peg$otherExpectation("SIZE");
-  const peg$e253 = peg$literalExpectation("size", true);
-  const peg$e254 = peg$otherExpectation("STRICT");
-  const peg$e255 = peg$literalExpectation("strict", true);
-  const peg$e256 = peg$otherExpectation("SUSPEND");
-  const peg$e257 = peg$literalExpectation("suspend", true);
-  const peg$e258 = peg$otherExpectation("SYSLOG");
-  const peg$e259 = peg$literalExpectation("syslog", true);
-  const peg$e260 = peg$otherExpectation("TIME");
-  const peg$e261 = peg$literalExpectation("time", true);
-  const peg$e262 = peg$otherExpectation("TIMEOUT");
-  const peg$e263 = peg$literalExpectation("timeout", true);
-  const peg$e264 = peg$otherExpectation("TLS");
-  const peg$e265 = peg$literalExpectation("tls", true);
-  const peg$e266 = peg$otherExpectation("TO");
-  const peg$e267 = peg$literalExpectation("to", true);
-  const peg$e268 = peg$otherExpectation("TRANSFORMATIONS");
-  const peg$e269 = peg$literalExpectation("transformations", true);
-  const peg$e270 = peg$otherExpectation("TRUE");
-  const peg$e271 = peg$literalExpectation("true", true);
-  const peg$e272 = peg$otherExpectation("TYPE");
-  const peg$e273 = peg$literalExpectation("type", true);
-  const peg$e274 = peg$otherExpectation("UNBRANCHED");
-  const peg$e275 = peg$literalExpectation("unbranched", true);
-  const peg$e276 = peg$otherExpectation("UPLOAD");
-  const peg$e277 = peg$literalExpectation("upload", true);
-  const peg$e278 = peg$otherExpectation("USING");
-  const peg$e279 = peg$otherExpectation("VERSION");
-  const peg$e280 = peg$literalExpectation("version", true);
-  const peg$e281 = peg$otherExpectation("VHOST");
-  const peg$e282 = peg$literalExpectation("vhost", true);
-  const peg$e283 = peg$otherExpectation("VHOSTS");
-  const peg$e284 = peg$literalExpectation("vhosts", true);
-  const peg$e285 = peg$otherExpectation("WHERE");
-  const peg$e286 = peg$literalExpectation("where", true);
-  const peg$e287 = peg$otherExpectation("WIRE");
-  const peg$e288 = peg$literalExpectation("wire", true);
-  const peg$e289 = peg$otherExpectation("WITH");
-  const peg$e290 = peg$literalExpectation("with", true);
+  const peg$e53 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "-"], false, false, false);
+  const peg$e54 = peg$otherExpectation("string ('\u2026')");
+  const peg$e55 = peg$literalExpectation("'", false);
+  const peg$e56 = peg$literalExpectation("''", false);
+  const peg$e57 = peg$classExpectation(["'"], true, false, false);
+  const peg$e58 = peg$otherExpectation("program ('\u2026' or $jaq$\u2026$jaq$)");
+  const peg$e59 = peg$literalExpectation("$jaq$", false);
+  const peg$e60 = peg$anyExpectation();
+  const peg$e61 = peg$otherExpectation("number");
+  const peg$e62 = peg$classExpectation([["0", "9"]], false, false, false);
+  const peg$e63 = peg$otherExpectation("duration (such as 500ms, 30s, 2m, 1h)");
+  const peg$e64 = peg$classExpectation([["A", "Z"], ["a", "z"]], false, false, false);
+  const peg$e65 = peg$otherExpectation("size (such as 512, 64KiB, 1MiB)");
+  const peg$e66 = peg$classExpectation([" ", "\t", "\r", "\n", "\f", "\uFEFF"], false, false, false);
+  const peg$e67 = peg$literalExpectation("--", false);
+  const peg$e68 = peg$classExpectation(["\n"], true, false, false);
+  const peg$e69 = peg$literalExpectation("/*", false);
+  const peg$e70 = peg$literalExpectation("*/", false);
+  const peg$e71 = peg$otherExpectation("ACK");
+  const peg$e72 = peg$literalExpectation("ack", true);
+  const peg$e73 = peg$otherExpectation("ALL");
+  const peg$e74 = peg$literalExpectation("all", true);
+  const peg$e75 = peg$otherExpectation("ALLOW");
+  const peg$e76 = peg$literalExpectation("allow", true);
+  const peg$e77 = peg$otherExpectation("ALTER");
+  const peg$e78 = peg$literalExpectation("alter", true);
+  const peg$e79 = peg$otherExpectation("AND");
+  const peg$e80 = peg$literalExpectation("and", true);
+  const peg$e81 = peg$otherExpectation("AS");
+  const peg$e82 = peg$literalExpectation("as", true);
+  const peg$e83 = peg$otherExpectation("BACKOFF");
+  const peg$e84 = peg$literalExpectation("backoff", true);
+  const peg$e85 = peg$otherExpectation("BATCH");
+  const peg$e86 = peg$literalExpectation("batch", true);
+  const peg$e87 = peg$otherExpectation("BEGIN");
+  const peg$e88 = peg$literalExpectation("begin", true);
+  const peg$e89 = peg$otherExpectation("BODY");
+  const peg$e90 = peg$literalExpectation("body", true);
+  const peg$e91 = peg$otherExpectation("BUFFER");
+  const peg$e92 = peg$literalExpectation("buffer", true);
+  const peg$e93 = peg$otherExpectation("CLIENT");
+  const peg$e94 = peg$literalExpectation("client", true);
+  const peg$e95 = peg$otherExpectation("CLIENTS");
+  const peg$e96 = peg$literalExpectation("clients", true);
+  const peg$e97 = peg$otherExpectation("CODEC");
+  const peg$e98 = peg$literalExpectation("codec", true);
+  const peg$e99 = peg$otherExpectation("CODECS");
+  const peg$e100 = peg$literalExpectation("codecs", true);
+  const peg$e101 = peg$otherExpectation("COMMIT");
+  const peg$e102 = peg$literalExpectation("commit", true);
+  const peg$e103 = peg$otherExpectation("CONFIG");
+  const peg$e104 = peg$literalExpectation("config", true);
+  const peg$e105 = peg$otherExpectation("CORRELATE");
+  const peg$e106 = peg$literalExpectation("correlate", true);
+  const peg$e107 = peg$otherExpectation("CORRELATION");
+  const peg$e108 = peg$literalExpectation("correlation", true);
+  const peg$e109 = peg$otherExpectation("CORRELATOR");
+  const peg$e110 = peg$literalExpectation("correlator", true);
+  const peg$e111 = peg$otherExpectation("CORRELATORS");
+  const peg$e112 = peg$literalExpectation("correlators", true);
+  const peg$e113 = peg$otherExpectation("CREATE");
+  const peg$e114 = peg$literalExpectation("create", true);
+  const peg$e115 = peg$otherExpectation("DECODE");
+  const peg$e116 = peg$literalExpectation("decode", true);
+  const peg$e117 = peg$otherExpectation("DESCRIBE");
+  const peg$e118 = peg$literalExpectation("describe", true);
+  const peg$e119 = peg$otherExpectation("DROP");
+  const peg$e120 = peg$literalExpectation("drop", true);
+  const peg$e121 = peg$otherExpectation("EARLIEST");
+  const peg$e122 = peg$literalExpectation("earliest", true);
+  const peg$e123 = peg$otherExpectation("EMITTER");
+  const peg$e124 = peg$literalExpectation("emitter", true);
+  const peg$e125 = peg$otherExpectation("EMITTERS");
+  const peg$e126 = peg$literalExpectation("emitters", true);
+  const peg$e127 = peg$otherExpectation("EMITTING");
+  const peg$e128 = peg$literalExpectation("emitting", true);
+  const peg$e129 = peg$otherExpectation("ENCODE");
+  const peg$e130 = peg$literalExpectation("encode", true);
+  const peg$e131 = peg$otherExpectation("ENDPOINT");
+  const peg$e132 = peg$literalExpectation("endpoint", true);
+  const peg$e133 = peg$otherExpectation("ENDPOINTS");
+  const peg$e134 = peg$literalExpectation("endpoints", true);
+  const peg$e135 = peg$otherExpectation("ERROR");
+  const peg$e136 = peg$otherExpectation("EXISTS");
+  const peg$e137 = peg$literalExpectation("exists", true);
+  const peg$e138 = peg$otherExpectation("FALSE");
+  const peg$e139 = peg$literalExpectation("false", true);
+  const peg$e140 = peg$otherExpectation("FLUSH");
+  const peg$e141 = peg$literalExpectation("flush", true);
+  const peg$e142 = peg$otherExpectation("FROM");
+  const peg$e143 = peg$literalExpectation("from", true);
+  const peg$e144 = peg$otherExpectation("GENERAL");
+  const peg$e145 = peg$literalExpectation("general", true);
+  const peg$e146 = peg$otherExpectation("HTTP");
+  const peg$e147 = peg$literalExpectation("http", true);
+  const peg$e148 = peg$otherExpectation("IF EXISTS");
+  const peg$e149 = peg$literalExpectation("if", true);
+  const peg$e150 = peg$otherExpectation("IF NOT EXISTS");
+  const peg$e151 = peg$otherExpectation("IMMEDIATE");
+  const peg$e152 = peg$literalExpectation("immediate", true);
+  const peg$e153 = peg$otherExpectation("INGESTION");
+  const peg$e154 = peg$literalExpectation("ingestion", true);
+  const peg$e155 = peg$otherExpectation("INGESTOR");
+  const peg$e156 = peg$literalExpectation("ingestor", true);
+  const peg$e157 = peg$otherExpectation("INGESTORS");
+  const peg$e158 = peg$literalExpectation("ingestors", true);
+  const peg$e159 = peg$otherExpectation("INHERIT");
+  const peg$e160 = peg$literalExpectation("inherit", true);
+  const peg$e161 = peg$otherExpectation("IS");
+  const peg$e162 = peg$literalExpectation("is", true);
+  const peg$e163 = peg$otherExpectation("JAQ");
+  const peg$e164 = peg$literalExpectation("jaq", true);
+  const peg$e165 = peg$otherExpectation("JSON");
+  const peg$e166 = peg$otherExpectation("JUNCTION");
+  const peg$e167 = peg$literalExpectation("junction", true);
+  const peg$e168 = peg$otherExpectation("JUNCTIONS");
+  const peg$e169 = peg$literalExpectation("junctions", true);
+  const peg$e170 = peg$otherExpectation("LATEST");
+  const peg$e171 = peg$literalExpectation("latest", true);
+  const peg$e172 = peg$otherExpectation("LEFT");
+  const peg$e173 = peg$otherExpectation("LISTENER");
+  const peg$e174 = peg$literalExpectation("listener", true);
+  const peg$e175 = peg$otherExpectation("LOG");
+  const peg$e176 = peg$literalExpectation("log", true);
+  const peg$e177 = peg$otherExpectation("MATCH");
+  const peg$e178 = peg$literalExpectation("match", true);
+  const peg$e179 = peg$otherExpectation("MAX");
+  const peg$e180 = peg$literalExpectation("max", true);
+  const peg$e181 = peg$otherExpectation("MESSAGE");
+  const peg$e182 = peg$literalExpectation("message", true);
+  const peg$e183 = peg$otherExpectation("MODE");
+  const peg$e184 = peg$literalExpectation("mode", true);
+  const peg$e185 = peg$otherExpectation("MOUNT");
+  const peg$e186 = peg$literalExpectation("mount", true);
+  const peg$e187 = peg$otherExpectation("NEWEST");
+  const peg$e188 = peg$literalExpectation("newest", true);
+  const peg$e189 = peg$otherExpectation("NO");
+  const peg$e190 = peg$literalExpectation("no", true);
+  const peg$e191 = peg$otherExpectation("NO_ACK");
+  const peg$e192 = peg$literalExpectation("no_ack", true);
+  const peg$e193 = peg$otherExpectation("NOT");
+  const peg$e194 = peg$literalExpectation("not", true);
+  const peg$e195 = peg$otherExpectation("NULL");
+  const peg$e196 = peg$literalExpectation("null", true);
+  const peg$e197 = peg$otherExpectation("OLDEST");
+  const peg$e198 = peg$literalExpectation("oldest", true);
+  const peg$e199 = peg$otherExpectation("ON");
+  const peg$e200 = peg$literalExpectation("on", true);
+  const peg$e201 = peg$otherExpectation("OPTIONAL");
+  const peg$e202 = peg$literalExpectation("optional", true);
+  const peg$e203 = peg$otherExpectation("OR");
+  const peg$e204 = peg$literalExpectation("or", true);
+  const peg$e205 = peg$otherExpectation("OR REPLACE");
+  const peg$e206 = peg$otherExpectation("OVERFLOW");
+  const peg$e207 = peg$literalExpectation("overflow", true);
+  const peg$e208 = peg$otherExpectation("PATH");
+  const peg$e209 = peg$literalExpectation("path", true);
+  const peg$e210 = peg$otherExpectation("PENDING");
+  const peg$e211 = peg$literalExpectation("pending", true);
+  const peg$e212 = peg$otherExpectation("POLICY");
+  const peg$e213 = peg$literalExpectation("policy", true);
+  const peg$e214 = peg$otherExpectation("PROTOBUF");
+  const peg$e215 = peg$literalExpectation("protobuf", true);
+  const peg$e216 = peg$otherExpectation("CONFIG { \u2026 }");
+  const peg$e217 = peg$otherExpectation("MESSAGE '\u2026'");
+  const peg$e218 = peg$otherExpectation("USING RESOURCE \u2026 VERSION \u2026");
+  const peg$e219 = peg$literalExpectation("using", true);
+  const peg$e220 = peg$otherExpectation("QUIESCE");
+  const peg$e221 = peg$literalExpectation("quiesce", true);
+  const peg$e222 = peg$otherExpectation("RELAY");
+  const peg$e223 = peg$literalExpectation("relay", true);
+  const peg$e224 = peg$otherExpectation("RELAYS");
+  const peg$e225 = peg$literalExpectation("relays", true);
+  const peg$e226 = peg$otherExpectation("REPLACE");
+  const peg$e227 = peg$literalExpectation("replace", true);
+  const peg$e228 = peg$otherExpectation("RESOURCE");
+  const peg$e229 = peg$literalExpectation("resource", true);
+  const peg$e230 = peg$otherExpectation("RESOURCES");
+  const peg$e231 = peg$literalExpectation("resources", true);
+  const peg$e232 = peg$otherExpectation("RETRY");
+  const peg$e233 = peg$literalExpectation("retry", true);
+  const peg$e234 = peg$otherExpectation("RFC3339");
+  const peg$e235 = peg$literalExpectation("rfc3339", true);
+  const peg$e236 = peg$otherExpectation("RIGHT");
+  const peg$e237 = peg$otherExpectation("ROLLBACK");
+  const peg$e238 = peg$literalExpectation("rollback", true);
+  const peg$e239 = peg$otherExpectation("SCHEMA");
+  const peg$e240 = peg$literalExpectation("schema", true);
+  const peg$e241 = peg$otherExpectation("SCHEMAS");
+  const peg$e242 = peg$literalExpectation("schemas", true);
+  const peg$e243 = peg$otherExpectation("SECRET");
+  const peg$e244 = peg$literalExpectation("secret", true);
+  const peg$e245 = peg$otherExpectation("SEND");
+  const peg$e246 = peg$literalExpectation("send", true);
+  const peg$e247 = peg$otherExpectation("SENSITIVE");
+  const peg$e248 = peg$literalExpectation("sensitive", true);
+  const peg$e249 = peg$otherExpectation("SET");
+  const peg$e250 = peg$literalExpectation("set", true);
+  const peg$e251 = peg$otherExpectation("SHOW");
+  const peg$e252 = peg$literalExpectation("show", true);
+  const peg$e253 = peg$otherExpectation("SIZE");
+  const peg$e254 = peg$literalExpectation("size", true);
+  const peg$e255 = peg$otherExpectation("STRICT");
+  const peg$e256 = peg$literalExpectation("strict", true);
+  const peg$e257 = peg$otherExpectation("SUSPEND");
+  const peg$e258 = peg$literalExpectation("suspend", true);
+  const peg$e259 = peg$otherExpectation("SYSLOG");
+  const peg$e260 = peg$literalExpectation("syslog", true);
+  const peg$e261 = peg$otherExpectation("TIME");
+  const peg$e262 = peg$literalExpectation("time", true);
+  const peg$e263 = peg$otherExpectation("TIMEOUT");
+  const peg$e264 = peg$literalExpectation("timeout", true);
+  const peg$e265 = peg$otherExpectation("TLS");
+  const peg$e266 = peg$literalExpectation("tls", true);
+  const peg$e267 = peg$otherExpectation("TO");
+  const peg$e268 = peg$literalExpectation("to", true);
+  const peg$e269 = peg$otherExpectation("TRANSFORMATIONS");
+  const peg$e270 = peg$literalExpectation("transformations", true);
+  const peg$e271 = peg$otherExpectation("TRUE");
+  const peg$e272 = peg$literalExpectation("true", true);
+  const peg$e273 = peg$otherExpectation("TYPE");
+  const peg$e274 = peg$literalExpectation("type", true);
+  const peg$e275 = peg$otherExpectation("UNBRANCHED");
+  const peg$e276 = peg$literalExpectation("unbranched", true);
+  const peg$e277 = peg$otherExpectation("UPLOAD");
+  const peg$e278 = peg$literalExpectation("upload", true);
+  const peg$e279 = peg$otherExpectation("USING");
+  const peg$e280 = peg$otherExpectation("VERSION");
+  const peg$e281 = peg$literalExpectation("version", true);
+  const peg$e282 = peg$otherExpectation("VHOST");
+  const peg$e283 = peg$literalExpectation("vhost", true);
+  const peg$e284 = peg$otherExpectation("VHOSTS");
+  const peg$e285 = peg$literalExpectation("vhosts", true);
+  const peg$e286 = peg$otherExpectation("WHERE");
+  const peg$e287 = peg$literalExpectation("where", true);
+  const peg$e288 = peg$otherExpectation("WIRE");
+  const peg$e289 = peg$literalExpectation("wire", true);
+  const peg$e290 = peg$otherExpectation("WITH");
+  const peg$e291 = peg$literalExpectation("with", true);
 
   function peg$f0(head, tail) {
     return [head, ...tail].filter((statement) => statement !== null);
   }
-  function peg$f1(orReplace, ifNotExists, body) {
+  function peg$f1(conflict) {
+    error('CREATE OR REPLACE cannot be combined with IF NOT EXISTS: OR REPLACE replaces an existing object, IF NOT EXISTS keeps it; write one or the other', conflict);
+  }
+  function peg$f2(orReplace, ifNotExists, body) {
     return { type: 'create', orReplace: orReplace !== null, ifNotExists: ifNotExists !== null, ...body, location: at() };
   }
-  function peg$f2(body) {    return { type: 'alter', ...body, location: at() };  }
-  function peg$f3(kind, ifExists, identifier) {
+  function peg$f3() {    return location();  }
+  function peg$f4(body) {    return { type: 'alter', ...body, location: at() };  }
+  function peg$f5(kind, ifExists, identifier) {
     return { type: 'drop', kind, identifier, ifExists: ifExists !== null, location: at() };
   }
-  function peg$f4(kind, identifier) {
+  function peg$f6(kind, identifier) {
     return { type: 'show-create', kind, identifier, location: at() };
   }
-  function peg$f5(what) {    return { type: 'show', what, location: at() };  }
-  function peg$f6() {    return 'Ingestor';  }
-  function peg$f7() {    return 'Emitter';  }
-  function peg$f8(kind, identifier) {
+  function peg$f7(what) {    return { type: 'show', what, location: at() };  }
+  function peg$f8() {    return 'Ingestor';  }
+  function peg$f9() {    return 'Emitter';  }
+  function peg$f10(kind, identifier) {
     return { type: 'describe', kind, identifier, location: at() };
   }
-  function peg$f9(identifier, directory) {
+  function peg$f11(identifier, directory) {
     return { type: 'upload-resource', identifier, directory, location: at() };
   }
-  function peg$f10() {    return { type: 'begin', location: at() };  }
-  function peg$f11() {    return { type: 'commit', location: at() };  }
-  function peg$f12() {    return { type: 'rollback', location: at() };  }
-  function peg$f13(identifier, spec) {    return { kind: 'Schema', identifier, spec };  }
-  function peg$f14(identifier, spec) {    return { kind: 'WireSchema', identifier, spec };  }
-  function peg$f15(identifier, spec) {    return { kind: 'Codec', identifier, spec };  }
-  function peg$f16(identifier) {    return { kind: 'Resource', identifier, spec: {} };  }
-  function peg$f17(identifier, spec) {    return { kind: 'Relay', identifier, spec };  }
-  function peg$f18(identifier, spec) {    return { kind: 'Vhost', identifier, spec };  }
-  function peg$f19(identifier, spec) {    return { kind: 'Endpoint', identifier, spec };  }
-  function peg$f20(identifier, spec) {    return { kind: 'SyslogClient', identifier, spec };  }
-  function peg$f21(identifier, spec) {    return { kind: 'HttpIngestor', identifier, spec };  }
-  function peg$f22(identifier, spec) {    return { kind: 'SyslogIngestor', identifier, spec };  }
-  function peg$f23(identifier, spec) {    return { kind: 'Junction', identifier, spec };  }
-  function peg$f24(identifier, spec) {    return { kind: 'Correlator', identifier, spec };  }
-  function peg$f25(identifier, spec) {    return { kind: 'Emitter', identifier, spec };  }
-  function peg$f26() {    return 'Schema';  }
-  function peg$f27() {    return 'WireSchema';  }
-  function peg$f28() {    return 'Codec';  }
-  function peg$f29() {    return 'Resource';  }
-  function peg$f30() {    return 'Relay';  }
-  function peg$f31() {    return 'Vhost';  }
-  function peg$f32() {    return 'Endpoint';  }
-  function peg$f33() {    return 'SyslogClient';  }
-  function peg$f34() {    return 'HttpIngestor';  }
-  function peg$f35() {    return 'SyslogIngestor';  }
-  function peg$f36() {    return 'Ingestor';  }
-  function peg$f37() {    return 'Junction';  }
-  function peg$f38() {    return 'Correlator';  }
-  function peg$f39() {    return 'Emitter';  }
-  function peg$f40() {    return 'Schema';  }
-  function peg$f41() {    return 'WireSchema';  }
-  function peg$f42() {    return 'Codec';  }
-  function peg$f43() {    return 'Resource';  }
-  function peg$f44() {    return 'Relay';  }
-  function peg$f45() {    return 'Vhost';  }
-  function peg$f46() {    return 'Endpoint';  }
-  function peg$f47() {    return 'SyslogClient';  }
-  function peg$f48() {    return 'Ingestor';  }
-  function peg$f49() {    return 'Junction';  }
-  function peg$f50() {    return 'Correlator';  }
-  function peg$f51() {    return 'Emitter';  }
-  function peg$f52(head, tail) {    return { fields: [head, ...tail] };  }
-  function peg$f53(name, type, flags) {
+  function peg$f12() {    return { type: 'begin', location: at() };  }
+  function peg$f13() {    return { type: 'commit', location: at() };  }
+  function peg$f14() {    return { type: 'rollback', location: at() };  }
+  function peg$f15(identifier, spec) {    return { kind: 'Schema', identifier, spec };  }
+  function peg$f16(identifier, spec) {    return { kind: 'WireSchema', identifier, spec };  }
+  function peg$f17(identifier, spec) {    return { kind: 'Codec', identifier, spec };  }
+  function peg$f18(identifier) {    return { kind: 'Resource', identifier, spec: {} };  }
+  function peg$f19(identifier, spec) {    return { kind: 'Relay', identifier, spec };  }
+  function peg$f20(identifier, spec) {    return { kind: 'Vhost', identifier, spec };  }
+  function peg$f21(identifier, spec) {    return { kind: 'Endpoint', identifier, spec };  }
+  function peg$f22(identifier, spec) {    return { kind: 'SyslogClient', identifier, spec };  }
+  function peg$f23(identifier, spec) {    return { kind: 'HttpIngestor', identifier, spec };  }
+  function peg$f24(identifier, spec) {    return { kind: 'SyslogIngestor', identifier, spec };  }
+  function peg$f25(identifier, spec) {    return { kind: 'Junction', identifier, spec };  }
+  function peg$f26(identifier, spec) {    return { kind: 'Correlator', identifier, spec };  }
+  function peg$f27(identifier, spec) {    return { kind: 'Emitter', identifier, spec };  }
+  function peg$f28() {    return 'Schema';  }
+  function peg$f29() {    return 'WireSchema';  }
+  function peg$f30() {    return 'Codec';  }
+  function peg$f31() {    return 'Resource';  }
+  function peg$f32() {    return 'Relay';  }
+  function peg$f33() {    return 'Vhost';  }
+  function peg$f34() {    return 'Endpoint';  }
+  function peg$f35() {    return 'SyslogClient';  }
+  function peg$f36() {    return 'HttpIngestor';  }
+  function peg$f37() {    return 'SyslogIngestor';  }
+  function peg$f38() {    return 'Ingestor';  }
+  function peg$f39() {    return 'Junction';  }
+  function peg$f40() {    return 'Correlator';  }
+  function peg$f41() {    return 'Emitter';  }
+  function peg$f42() {    return 'Schema';  }
+  function peg$f43() {    return 'WireSchema';  }
+  function peg$f44() {    return 'Codec';  }
+  function peg$f45() {    return 'Resource';  }
+  function peg$f46() {    return 'Relay';  }
+  function peg$f47() {    return 'Vhost';  }
+  function peg$f48() {    return 'Endpoint';  }
+  function peg$f49() {    return 'SyslogClient';  }
+  function peg$f50() {    return 'Ingestor';  }
+  function peg$f51() {    return 'Junction';  }
+  function peg$f52() {    return 'Correlator';  }
+  function peg$f53() {    return 'Emitter';  }
+  function peg$f54(head, tail) {    return { fields: [head, ...tail] };  }
+  function peg$f55(name, type, flags) {
     return located({ name, type, ...flags });
   }
-  function peg$f54(optional, sensitive) {    return { optional, sensitive };  }
-  function peg$f55(sensitive, optional) {    return { optional, sensitive };  }
-  function peg$f56() {    return leaf('value', true);  }
-  function peg$f57() {    return leaf('value', true);  }
-  function peg$f58(type) {    return leaf('value', type);  }
-  function peg$f59() {    return leaf('value', 'STRICT');  }
-  function peg$f60(mode, head, tail) {
+  function peg$f56(optional, sensitive) {    return { optional, sensitive };  }
+  function peg$f57(sensitive, optional) {    return { optional, sensitive };  }
+  function peg$f58() {    return leaf('value', true);  }
+  function peg$f59() {    return leaf('value', true);  }
+  function peg$f60(type) {    return leaf('value', type);  }
+  function peg$f61() {    return leaf('value', 'STRICT');  }
+  function peg$f62(mode, head, tail) {
     return { format: 'JSON', mode, fields: [head, ...tail] };
   }
-  function peg$f61(name, type) {    return located({ name, type });  }
-  function peg$f62(type) {    return leaf('value', type);  }
-  function peg$f63(wireSchema, schema, rest) {
+  function peg$f63(name, type) {    return located({ name, type });  }
+  function peg$f64(type) {    return leaf('value', type);  }
+  function peg$f65(wireSchema, schema, rest) {
     return { from: 'WIRE_JSON', wireSchema, schema, ...rest };
   }
-  function peg$f64(protobuf, schema, rest) {
+  function peg$f66(protobuf, schema, rest) {
     return { from: 'PROTOBUF', protobuf, schema, ...rest };
   }
-  function peg$f65() {    return 'SYSLOG';  }
-  function peg$f66(from, schema, rest) {
+  function peg$f67() {    return 'SYSLOG';  }
+  function peg$f68(from, schema, rest) {
     return { from, schema, ...rest };
   }
-  function peg$f67(resource, version, config, message) {
+  function peg$f69(resource, version, config, message) {
     return located({ using: { resource, version }, $config: { ...config, keys: 'protobuf' }, message });
   }
-  function peg$f68(jaq, encodeRfc3339) {    return { jaq, encodeRfc3339 };  }
-  function peg$f69(ingestion, emitting) {
+  function peg$f70(jaq, encodeRfc3339) {    return { jaq, encodeRfc3339 };  }
+  function peg$f71(ingestion, emitting) {
     return located({ ingestion, emitting });
   }
-  function peg$f70(head, tail) {    return [head, ...tail];  }
-  function peg$f71(field) {    return field;  }
-  function peg$f72(program) {    return leaf('value', program);  }
-  function peg$f73(schema, branching) {    return { schema, branching };  }
-  function peg$f74(head, tail, tls) {
+  function peg$f72(head, tail) {    return [head, ...tail];  }
+  function peg$f73(field) {    return field;  }
+  function peg$f74(program) {    return leaf('value', program);  }
+  function peg$f75(schema, branching) {    return { schema, branching };  }
+  function peg$f76(head, tail, tls) {
     return { hostnames: [head, ...tail], tls };
   }
-  function peg$f75(mount, config) {
+  function peg$f77(mount, config) {
     return located({ mount, $config: { ...config, keys: 'vhost-tls' } });
   }
-  function peg$f76(secretName) {    return located({ secretName });  }
-  function peg$f77(hostname) {    return leaf('value', hostname);  }
-  function peg$f78(vhost, path) {    return leaf('value', 'HTTP');  }
-  function peg$f79(vhost, path, type) {
+  function peg$f78(secretName) {    return located({ secretName });  }
+  function peg$f79(hostname) {    return leaf('value', hostname);  }
+  function peg$f80(vhost, path) {    return leaf('value', 'HTTP');  }
+  function peg$f81(vhost, path, type) {
     return { vhost, path, type };
   }
-  function peg$f80(mount, config) {
+  function peg$f82(mount, config) {
     return { mount, config: { $config: { ...config, keys: 'syslog' }, $at: config.at } };
   }
-  function peg$f81(block) {    return { ...block, at: at() };  }
-  function peg$f82(resource, version) {    return located({ resource, version });  }
-  function peg$f83(head, tail) {    return [head, ...tail];  }
-  function peg$f84(entries) {
+  function peg$f83(block) {    return { ...block, at: at() };  }
+  function peg$f84(resource, version) {    return located({ resource, version });  }
+  function peg$f85(head, tail) {    return [head, ...tail];  }
+  function peg$f86(entries) {
     return { entries: entries ?? [], at: at() };
   }
-  function peg$f85(key, number) {    return { ...leaf('value', number), bare: true };  }
-  function peg$f86(key, value) {
+  function peg$f87(key, number) {    return { ...leaf('value', number), bare: true };  }
+  function peg$f88(key, value) {
     return { key, value };
   }
-  function peg$f87(endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError) {
+  function peg$f89(endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError) {
     return { endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError };
   }
-  function peg$f88(client, mode, quiesce, codec, routes, onGeneralError) {
+  function peg$f90(client, mode, quiesce, codec, routes, onGeneralError) {
     return { client, mode, quiesce, codec, routes, onGeneralError };
   }
-  function peg$f89(head, tail, routes, onGeneralError) {
+  function peg$f91(head, tail, routes, onGeneralError) {
     return { from: [head, ...tail], routes, onGeneralError };
   }
-  function peg$f90(left, right, where) {    return leaf('value', 'EARLIEST');  }
-  function peg$f91(left, right, where) {    return leaf('value', 'LATEST');  }
-  function peg$f92(left, right, where, match, maxTime, maxPending, leftAction, rightAction, branching, routes) {
+  function peg$f92(left, right, where) {    return leaf('value', 'EARLIEST');  }
+  function peg$f93(left, right, where) {    return leaf('value', 'LATEST');  }
+  function peg$f94(left, right, where, match, maxTime, maxPending, leftAction, rightAction, branching, routes) {
     return {
       left, right, where, match, maxTime, maxPending,
       onTimeout: { left: leftAction, right: rightAction },
       branching, routes,
     };
   }
-  function peg$f93() {    return located({ action: 'DROP' });  }
-  function peg$f94(relay) {    return located({ action: 'SEND_TO', relay });  }
-  function peg$f95(from, client, mode, backoff, max, codec, head, tail) {    return [head, ...tail];  }
-  function peg$f96(from, client, mode, backoff, max, codec, allowSensitive, maxSize, maxTime) {    return located({ maxSize, maxTime });  }
-  function peg$f97(from, client, mode, backoff, max, codec, allowSensitive, batch, flush, onMessageError, onGeneralError) {
+  function peg$f95() {    return located({ action: 'DROP' });  }
+  function peg$f96(relay) {    return located({ action: 'SEND_TO', relay });  }
+  function peg$f97(from, client, mode, backoff, max, codec, head, tail) {    return [head, ...tail];  }
+  function peg$f98(from, client, mode, backoff, max, codec, allowSensitive, maxSize, maxTime) {    return located({ maxSize, maxTime });  }
+  function peg$f99(from, client, mode, backoff, max, codec, allowSensitive, batch, flush, onMessageError, onGeneralError) {
     return {
       from, to: { type: 'SYSLOG', client }, mode, retry: { backoff, max }, codec, allowSensitive, batch,
       flush, onMessageError, onGeneralError,
     };
   }
-  function peg$f98() {    return leaf('value', 'NO_ACK');  }
-  function peg$f99(action) {    return located({ ...action });  }
-  function peg$f100() {    return { action: leaf('value', 'SUSPEND') };  }
-  function peg$f101(maxSize, onOverflow) {
+  function peg$f100() {    return leaf('value', 'NO_ACK');  }
+  function peg$f101(action) {    return located({ ...action });  }
+  function peg$f102() {    return { action: leaf('value', 'SUSPEND') };  }
+  function peg$f103(maxSize, onOverflow) {
     return { action: leaf('value', 'BUFFER'), maxSize, onOverflow };
   }
-  function peg$f102() {    return { action: leaf('value', 'DROP') };  }
-  function peg$f103() {    return leaf('value', 'DROP_OLDEST');  }
-  function peg$f104() {    return leaf('value', 'DROP_NEWEST');  }
-  function peg$f105() {    return leaf('value', 'LOG');  }
-  function peg$f106() {    return leaf('value', 'IMMEDIATE');  }
-  function peg$f107() {    return leaf('value', 'UNBRANCHED');  }
-  function peg$f108(to, body, branching, flush, onMessageError) {
+  function peg$f104() {    return { action: leaf('value', 'DROP') };  }
+  function peg$f105() {    return leaf('value', 'DROP_OLDEST');  }
+  function peg$f106() {    return leaf('value', 'DROP_NEWEST');  }
+  function peg$f107() {    return leaf('value', 'LOG');  }
+  function peg$f108() {    return leaf('value', 'IMMEDIATE');  }
+  function peg$f109() {    return leaf('value', 'UNBRANCHED');  }
+  function peg$f110(to, body, branching, flush, onMessageError) {
     return located({ to, ...body, branching: branching ?? 'UNBRANCHED', flush, onMessageError });
   }
-  function peg$f109(inheritAll, set) {    return { inheritAll, set };  }
-  function peg$f110(set) {    return { set };  }
-  function peg$f111() {    return leaf('value', true);  }
-  function peg$f112(head, tail) {    return [head, ...tail];  }
-  function peg$f113(field, value) {    return located({ field, value });  }
-  function peg$f114() {    return located({ action: 'LOG' });  }
-  function peg$f115(relay, inheritAll, set) {
+  function peg$f111(inheritAll, set) {    return { inheritAll, set };  }
+  function peg$f112(set) {    return { set };  }
+  function peg$f113() {    return leaf('value', true);  }
+  function peg$f114(head, tail) {    return [head, ...tail];  }
+  function peg$f115(field, value) {    return located({ field, value });  }
+  function peg$f116() {    return located({ action: 'LOG' });  }
+  function peg$f117(relay, inheritAll, set) {
     return located({ action: 'SEND_TO', relay, inheritAll, set });
   }
-  function peg$f116(identifier) {    return leaf('name', identifier);  }
-  function peg$f117(field) {    return leaf('value', field);  }
-  function peg$f118(text) {    return leaf('value', text);  }
-  function peg$f119(text) {    return leaf('duration', text);  }
-  function peg$f120(text) {    return leaf('size', text);  }
-  function peg$f121(text) {    return leaf('value', Number(text));  }
-  function peg$f122(text) {    return leaf('value', Number(text));  }
-  function peg$f123() {    return leaf('value', 'LATEST');  }
-  function peg$f124() {    return leaf('expression', text());  }
-  function peg$f125(head, right) {    return { op: 'OR', right };  }
-  function peg$f126(head, tail) {
-    return foldBinary(head, tail);
-  }
-  function peg$f127(head, right) {    return { op: 'AND', right };  }
+  function peg$f118(identifier) {    return leaf('name', identifier);  }
+  function peg$f119(field) {    return leaf('value', field);  }
+  function peg$f120(text) {    return leaf('value', text);  }
+  function peg$f121(text) {    return leaf('duration', text);  }
+  function peg$f122(text) {    return leaf('size', text);  }
+  function peg$f123(text) {    return leaf('value', Number(text));  }
+  function peg$f124(text) {    return leaf('value', Number(text));  }
+  function peg$f125() {    return leaf('value', 'LATEST');  }
+  function peg$f126() {    return leaf('expression', text());  }
+  function peg$f127(head, right) {    return { op: 'OR', right };  }
   function peg$f128(head, tail) {
     return foldBinary(head, tail);
   }
-  function peg$f129(operand) {    return { kind: 'unary', op: 'NOT', operand, span: span() };  }
-  function peg$f130(head, tail) {    return foldComparison(head, tail);  }
-  function peg$f131(op, right) {    return { op, right, end: right.span.end };  }
-  function peg$f132(negated) {    return { isNull: true, negated: negated !== null, end: range().end };  }
-  function peg$f133(head, op, right) {    return { op, right };  }
-  function peg$f134(head, tail) {
+  function peg$f129(head, right) {    return { op: 'AND', right };  }
+  function peg$f130(head, tail) {
     return foldBinary(head, tail);
   }
+  function peg$f131(operand) {    return { kind: 'unary', op: 'NOT', operand, span: span() };  }
+  function peg$f132(head, tail) {    return foldComparison(head, tail);  }
+  function peg$f133(op, right) {    return { op, right, end: right.span.end };  }
+  function peg$f134(negated) {    return { isNull: true, negated: negated !== null, end: range().end };  }
   function peg$f135(head, op, right) {    return { op, right };  }
   function peg$f136(head, tail) {
     return foldBinary(head, tail);
   }
-  function peg$f137(operand) {    return { kind: 'unary', op: '-', operand, span: span() };  }
-  function peg$f138(text) {    return { kind: 'literal', literal: 'STRING', value: text, span: span() };  }
-  function peg$f139(text) {    return { kind: 'literal', literal: text.includes('.') ? 'FLOAT' : 'INTEGER', value: text, span: span() };  }
-  function peg$f140() {    return { kind: 'literal', literal: 'BOOL', value: true, span: span() };  }
-  function peg$f141() {    return { kind: 'literal', literal: 'BOOL', value: false, span: span() };  }
-  function peg$f142() {    return { kind: 'literal', literal: 'NULL', value: null, span: span() };  }
-  function peg$f143(scope, name) {    return { kind: 'field', scope, name, span: span() };  }
-  function peg$f144(name, head, tail) {    return [head, ...tail];  }
-  function peg$f145(name, args) {
+  function peg$f137(head, op, right) {    return { op, right };  }
+  function peg$f138(head, tail) {
+    return foldBinary(head, tail);
+  }
+  function peg$f139(operand) {    return { kind: 'unary', op: '-', operand, span: span() };  }
+  function peg$f140(text) {    return { kind: 'literal', literal: 'STRING', value: text, span: span() };  }
+  function peg$f141(text) {    return { kind: 'literal', literal: text.includes('.') ? 'FLOAT' : 'INTEGER', value: text, span: span() };  }
+  function peg$f142() {    return { kind: 'literal', literal: 'BOOL', value: true, span: span() };  }
+  function peg$f143() {    return { kind: 'literal', literal: 'BOOL', value: false, span: span() };  }
+  function peg$f144() {    return { kind: 'literal', literal: 'NULL', value: null, span: span() };  }
+  function peg$f145(scope, name) {    return { kind: 'field', scope, name, span: span() };  }
+  function peg$f146(name, head, tail) {    return [head, ...tail];  }
+  function peg$f147(name, args) {
     return { kind: 'call', name: name.toLowerCase(), args: args ?? [], span: span() };
   }
-  function peg$f146(scope) {    return scope.toLowerCase();  }
-  function peg$f147(type) {
+  function peg$f148(scope) {    return scope.toLowerCase();  }
+  function peg$f149(type) {
     return type.toUpperCase();
   }
-  function peg$f148(type) {    return type.toLowerCase();  }
-  function peg$f149(format) {    return format.toUpperCase();  }
-  function peg$f150(text) {    return text.toLowerCase();  }
-  function peg$f151(text) {    return text.toLowerCase();  }
-  function peg$f152(text) {    return unquote(text);  }
+  function peg$f150(type) {    return type.toLowerCase();  }
+  function peg$f151(format) {    return format.toUpperCase();  }
+  function peg$f152(text) {    return text.toLowerCase();  }
+  function peg$f153(text) {    return text.toLowerCase();  }
+  function peg$f154(text) {    return unquote(text);  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1130,38 +1136,73 @@ function peg$parse(input, options) {
     s1 = peg$parseCREATE();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$currPos;
-      s4 = peg$parseOR_REPLACE();
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseREPLACE();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s4 = [s4, s5, s6, s7];
-          s3 = s4;
+      s3 = peg$parseOR_REPLACE();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseREPLACE();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseIfNotExistsHere();
+          if (s7 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f1(s7);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      s1 = peg$parseCREATE();
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parse_();
+        s3 = peg$currPos;
+        s4 = peg$parseOR_REPLACE();
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          s6 = peg$parseREPLACE();
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parse_();
+            s4 = [s4, s5, s6, s7];
+            s3 = s4;
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
         }
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$currPos;
-      s5 = peg$parseIF_NOT_EXISTS();
-      if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseNOT();
-        if (s7 !== peg$FAILED) {
-          s8 = peg$parse_();
-          s9 = peg$parseEXISTS();
-          if (s9 !== peg$FAILED) {
-            s10 = peg$parse_();
-            s5 = [s5, s6, s7, s8, s9, s10];
-            s4 = s5;
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$currPos;
+        s5 = peg$parseIF_NOT_EXISTS();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseNOT();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parse_();
+            s9 = peg$parseEXISTS();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_();
+              s5 = [s5, s6, s7, s8, s9, s10];
+              s4 = s5;
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
@@ -1170,17 +1211,44 @@ function peg$parse(input, options) {
           peg$currPos = s4;
           s4 = peg$FAILED;
         }
+        if (s4 === peg$FAILED) {
+          s4 = null;
+        }
+        s5 = peg$parseObjectBody();
+        if (s5 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f2(s3, s4, s5);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s0;
+        s0 = peg$FAILED;
       }
-      if (s4 === peg$FAILED) {
-        s4 = null;
-      }
-      s5 = peg$parseObjectBody();
-      if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f1(s3, s4, s5);
+    }
+
+    return s0;
+  }
+
+  function peg$parseIfNotExistsHere() {
+    let s0, s1, s2, s3, s4, s5;
+
+    s0 = peg$currPos;
+    s1 = peg$parseIF_NOT_EXISTS();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$parseNOT();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseEXISTS();
+        if (s5 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f3();
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1203,7 +1271,7 @@ function peg$parse(input, options) {
       s3 = peg$parseObjectBody();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f2(s3);
+        s0 = peg$f4(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1249,7 +1317,7 @@ function peg$parse(input, options) {
         s6 = peg$parseObjectRef();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f3(s3, s5, s6);
+          s0 = peg$f5(s3, s5, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1282,7 +1350,7 @@ function peg$parse(input, options) {
           s7 = peg$parseObjectRef();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f4(s5, s7);
+            s0 = peg$f6(s5, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1307,7 +1375,7 @@ function peg$parse(input, options) {
         s3 = peg$parsePluralWords();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f5(s3);
+          s0 = peg$f7(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1332,7 +1400,7 @@ function peg$parse(input, options) {
       s4 = peg$parseINGESTOR();
       if (s4 !== peg$FAILED) {
         peg$savedPos = s3;
-        s4 = peg$f6();
+        s4 = peg$f8();
       }
       s3 = s4;
       if (s3 === peg$FAILED) {
@@ -1340,7 +1408,7 @@ function peg$parse(input, options) {
         s4 = peg$parseEMITTER();
         if (s4 !== peg$FAILED) {
           peg$savedPos = s3;
-          s4 = peg$f7();
+          s4 = peg$f9();
         }
         s3 = s4;
       }
@@ -1349,7 +1417,7 @@ function peg$parse(input, options) {
         s5 = peg$parseObjectRef();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f8(s3, s5);
+          s0 = peg$f10(s3, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1385,7 +1453,7 @@ function peg$parse(input, options) {
             s9 = peg$parseQuotedString();
             if (s9 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f9(s5, s9);
+              s0 = peg$f11(s5, s9);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1417,7 +1485,7 @@ function peg$parse(input, options) {
     s1 = peg$parseBEGIN();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f10();
+      s1 = peg$f12();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -1425,7 +1493,7 @@ function peg$parse(input, options) {
       s1 = peg$parseCOMMIT();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f11();
+        s1 = peg$f13();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -1433,7 +1501,7 @@ function peg$parse(input, options) {
         s1 = peg$parseROLLBACK();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f12();
+          s1 = peg$f14();
         }
         s0 = s1;
       }
@@ -1455,7 +1523,7 @@ function peg$parse(input, options) {
         s5 = peg$parseSchemaTail();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f13(s3, s5);
+          s0 = peg$f15(s3, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1485,7 +1553,7 @@ function peg$parse(input, options) {
               s9 = peg$parseWireSchemaTail();
               if (s9 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f14(s7, s9);
+                s0 = peg$f16(s7, s9);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -1517,7 +1585,7 @@ function peg$parse(input, options) {
             s5 = peg$parseCodecTail();
             if (s5 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f15(s3, s5);
+              s0 = peg$f17(s3, s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1538,7 +1606,7 @@ function peg$parse(input, options) {
             s3 = peg$parseObjectRef();
             if (s3 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f16(s3);
+              s0 = peg$f18(s3);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1558,7 +1626,7 @@ function peg$parse(input, options) {
                 s5 = peg$parseRelayTail();
                 if (s5 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f17(s3, s5);
+                  s0 = peg$f19(s3, s5);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -1582,7 +1650,7 @@ function peg$parse(input, options) {
                   s5 = peg$parseVhostTail();
                   if (s5 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f18(s3, s5);
+                    s0 = peg$f20(s3, s5);
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -1606,7 +1674,7 @@ function peg$parse(input, options) {
                     s5 = peg$parseEndpointTail();
                     if (s5 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f19(s3, s5);
+                      s0 = peg$f21(s3, s5);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -1630,7 +1698,7 @@ function peg$parse(input, options) {
                       s5 = peg$parseClientTail();
                       if (s5 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s0 = peg$f20(s3, s5);
+                        s0 = peg$f22(s3, s5);
                       } else {
                         peg$currPos = s0;
                         s0 = peg$FAILED;
@@ -1660,7 +1728,7 @@ function peg$parse(input, options) {
                             s9 = peg$parseHttpIngestorTail();
                             if (s9 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s0 = peg$f21(s7, s9);
+                              s0 = peg$f23(s7, s9);
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
@@ -1698,7 +1766,7 @@ function peg$parse(input, options) {
                               s9 = peg$parseSyslogIngestorTail();
                               if (s9 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f22(s7, s9);
+                                s0 = peg$f24(s7, s9);
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -1730,7 +1798,7 @@ function peg$parse(input, options) {
                             s5 = peg$parseJunctionTail();
                             if (s5 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s0 = peg$f23(s3, s5);
+                              s0 = peg$f25(s3, s5);
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
@@ -1754,7 +1822,7 @@ function peg$parse(input, options) {
                               s5 = peg$parseCorrelatorTail();
                               if (s5 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f24(s3, s5);
+                                s0 = peg$f26(s3, s5);
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -1778,7 +1846,7 @@ function peg$parse(input, options) {
                                 s5 = peg$parseEmitterTail();
                                 if (s5 !== peg$FAILED) {
                                   peg$savedPos = s0;
-                                  s0 = peg$f25(s3, s5);
+                                  s0 = peg$f27(s3, s5);
                                 } else {
                                   peg$currPos = s0;
                                   s0 = peg$FAILED;
@@ -1814,7 +1882,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSCHEMA();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f26();
+      s1 = peg$f28();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -1828,7 +1896,7 @@ function peg$parse(input, options) {
           s5 = peg$parseSCHEMA();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f27();
+            s0 = peg$f29();
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1846,7 +1914,7 @@ function peg$parse(input, options) {
         s1 = peg$parseCODEC();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f28();
+          s1 = peg$f30();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -1854,7 +1922,7 @@ function peg$parse(input, options) {
           s1 = peg$parseRESOURCE();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f29();
+            s1 = peg$f31();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -1862,7 +1930,7 @@ function peg$parse(input, options) {
             s1 = peg$parseRELAY();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f30();
+              s1 = peg$f32();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
@@ -1870,7 +1938,7 @@ function peg$parse(input, options) {
               s1 = peg$parseVHOST();
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f31();
+                s1 = peg$f33();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
@@ -1878,7 +1946,7 @@ function peg$parse(input, options) {
                 s1 = peg$parseENDPOINT();
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f32();
+                  s1 = peg$f34();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
@@ -1886,7 +1954,7 @@ function peg$parse(input, options) {
                   s1 = peg$parseCLIENT();
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f33();
+                    s1 = peg$f35();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
@@ -1900,7 +1968,7 @@ function peg$parse(input, options) {
                         s5 = peg$parseINGESTOR();
                         if (s5 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f34();
+                          s0 = peg$f36();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -1924,7 +1992,7 @@ function peg$parse(input, options) {
                           s5 = peg$parseINGESTOR();
                           if (s5 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f35();
+                            s0 = peg$f37();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -1942,7 +2010,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseINGESTOR();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f36();
+                          s1 = peg$f38();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -1950,7 +2018,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseJUNCTION();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f37();
+                            s1 = peg$f39();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
@@ -1958,7 +2026,7 @@ function peg$parse(input, options) {
                             s1 = peg$parseCORRELATOR();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f38();
+                              s1 = peg$f40();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
@@ -1966,7 +2034,7 @@ function peg$parse(input, options) {
                               s1 = peg$parseEMITTER();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f39();
+                                s1 = peg$f41();
                               }
                               s0 = s1;
                             }
@@ -1993,7 +2061,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSCHEMAS();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f40();
+      s1 = peg$f42();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2017,7 +2085,7 @@ function peg$parse(input, options) {
         s4 = peg$parseSCHEMAS();
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f41();
+          s0 = peg$f43();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2031,7 +2099,7 @@ function peg$parse(input, options) {
         s1 = peg$parseCODECS();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f42();
+          s1 = peg$f44();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -2039,7 +2107,7 @@ function peg$parse(input, options) {
           s1 = peg$parseRESOURCES();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f43();
+            s1 = peg$f45();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -2047,7 +2115,7 @@ function peg$parse(input, options) {
             s1 = peg$parseRELAYS();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f44();
+              s1 = peg$f46();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
@@ -2055,7 +2123,7 @@ function peg$parse(input, options) {
               s1 = peg$parseVHOSTS();
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f45();
+                s1 = peg$f47();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
@@ -2063,7 +2131,7 @@ function peg$parse(input, options) {
                 s1 = peg$parseENDPOINTS();
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f46();
+                  s1 = peg$f48();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
@@ -2071,7 +2139,7 @@ function peg$parse(input, options) {
                   s1 = peg$parseCLIENTS();
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f47();
+                    s1 = peg$f49();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
@@ -2079,7 +2147,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseINGESTORS();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f48();
+                      s1 = peg$f50();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -2087,7 +2155,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseJUNCTIONS();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f49();
+                        s1 = peg$f51();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -2095,7 +2163,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseCORRELATORS();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f50();
+                          s1 = peg$f52();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -2103,7 +2171,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseEMITTERS();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f51();
+                            s1 = peg$f53();
                           }
                           s0 = s1;
                         }
@@ -2194,7 +2262,7 @@ function peg$parse(input, options) {
         }
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f52(s3, s4);
+          s0 = peg$f54(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2233,7 +2301,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f53(s1, s3, s4);
+        s0 = peg$f55(s1, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2265,7 +2333,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f54(s1, s2);
+      s0 = peg$f56(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2287,7 +2355,7 @@ function peg$parse(input, options) {
           s2 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f55(s1, s2);
+        s0 = peg$f57(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2304,7 +2372,7 @@ function peg$parse(input, options) {
     s1 = peg$parseOPTIONAL();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f56();
+      s1 = peg$f58();
     }
     s0 = s1;
 
@@ -2318,7 +2386,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSENSITIVE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f57();
+      s1 = peg$f59();
     }
     s0 = s1;
 
@@ -2332,7 +2400,7 @@ function peg$parse(input, options) {
     s1 = peg$parseFieldType();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f58(s1);
+      s1 = peg$f60(s1);
     }
     s0 = s1;
 
@@ -2350,7 +2418,7 @@ function peg$parse(input, options) {
       s4 = peg$parseSTRICT();
       if (s4 !== peg$FAILED) {
         peg$savedPos = s3;
-        s4 = peg$f59();
+        s4 = peg$f61();
       }
       s3 = s4;
       if (s3 !== peg$FAILED) {
@@ -2424,7 +2492,7 @@ function peg$parse(input, options) {
             }
             if (s10 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f60(s3, s7, s8);
+              s0 = peg$f62(s3, s7, s8);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2459,7 +2527,7 @@ function peg$parse(input, options) {
       s3 = peg$parseWireTypeLeaf();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f61(s1, s3);
+        s0 = peg$f63(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2479,7 +2547,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWireType();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f62(s1);
+      s1 = peg$f64(s1);
     }
     s0 = s1;
 
@@ -2515,7 +2583,7 @@ function peg$parse(input, options) {
                   if (s15 !== peg$FAILED) {
                     s16 = peg$parseCodecRules();
                     peg$savedPos = s0;
-                    s0 = peg$f63(s9, s15, s16);
+                    s0 = peg$f65(s9, s15, s16);
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -2569,7 +2637,7 @@ function peg$parse(input, options) {
                 if (s11 !== peg$FAILED) {
                   s12 = peg$parseCodecRules();
                   peg$savedPos = s0;
-                  s0 = peg$f64(s5, s11, s12);
+                  s0 = peg$f66(s5, s11, s12);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2605,7 +2673,7 @@ function peg$parse(input, options) {
             s4 = peg$parseSYSLOG();
             if (s4 !== peg$FAILED) {
               peg$savedPos = s3;
-              s4 = peg$f65();
+              s4 = peg$f67();
             }
             s3 = s4;
           }
@@ -2621,7 +2689,7 @@ function peg$parse(input, options) {
                 if (s9 !== peg$FAILED) {
                   s10 = peg$parseCodecRules();
                   peg$savedPos = s0;
-                  s0 = peg$f66(s3, s9, s10);
+                  s0 = peg$f68(s3, s9, s10);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2679,7 +2747,7 @@ function peg$parse(input, options) {
                     s17 = peg$parseStringLeaf();
                     if (s17 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f67(s5, s9, s13, s17);
+                      s0 = peg$f69(s5, s9, s13, s17);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -2749,7 +2817,7 @@ function peg$parse(input, options) {
       s2 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f68(s1, s2);
+    s0 = peg$f70(s1, s2);
 
     return s0;
   }
@@ -2802,7 +2870,7 @@ function peg$parse(input, options) {
                   s12 = null;
                 }
                 peg$savedPos = s0;
-                s0 = peg$f69(s11, s12);
+                s0 = peg$f71(s11, s12);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -2889,7 +2957,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f70(s3, s4);
+        s0 = peg$f72(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2915,7 +2983,7 @@ function peg$parse(input, options) {
         s5 = peg$parseRFC3339();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f71(s1);
+          s0 = peg$f73(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2939,7 +3007,7 @@ function peg$parse(input, options) {
     s1 = peg$parseProgram();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f72(s1);
+      s1 = peg$f74(s1);
     }
     s0 = s1;
 
@@ -2959,7 +3027,7 @@ function peg$parse(input, options) {
         s5 = peg$parseUnbranchedLeaf();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f73(s3, s5);
+          s0 = peg$f75(s3, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3043,7 +3111,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f74(s1, s2, s3);
+      s0 = peg$f76(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3068,7 +3136,7 @@ function peg$parse(input, options) {
           s7 = peg$parseConfigBlock();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f75(s3, s7);
+            s0 = peg$f77(s3, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3096,7 +3164,7 @@ function peg$parse(input, options) {
           s5 = peg$parseStringLeaf();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f76(s5);
+            s0 = peg$f78(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3121,7 +3189,7 @@ function peg$parse(input, options) {
     s1 = peg$parseHostname();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f77(s1);
+      s1 = peg$f79(s1);
     }
     s0 = s1;
 
@@ -3151,12 +3219,12 @@ function peg$parse(input, options) {
               s12 = peg$parseHTTP();
               if (s12 !== peg$FAILED) {
                 peg$savedPos = s11;
-                s12 = peg$f78(s3, s7);
+                s12 = peg$f80(s3, s7);
               }
               s11 = s12;
               if (s11 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f79(s3, s7, s11);
+                s0 = peg$f81(s3, s7, s11);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3210,7 +3278,7 @@ function peg$parse(input, options) {
         s6 = peg$parseConfigClause();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f80(s4, s6);
+          s0 = peg$f82(s4, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3237,7 +3305,7 @@ function peg$parse(input, options) {
       s3 = peg$parseConfigBlock();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f81(s3);
+        s0 = peg$f83(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3266,7 +3334,7 @@ function peg$parse(input, options) {
           s7 = peg$parseVersionLeaf();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f82(s3, s7);
+            s0 = peg$f84(s3, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3352,7 +3420,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f83(s4, s5);
+        s3 = peg$f85(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -3370,7 +3438,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f84(s3);
+        s0 = peg$f86(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3405,13 +3473,13 @@ function peg$parse(input, options) {
           s6 = peg$parseNumber();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s5;
-            s6 = peg$f85(s1, s6);
+            s6 = peg$f87(s1, s6);
           }
           s5 = s6;
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f86(s1, s5);
+          s0 = peg$f88(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3516,7 +3584,7 @@ function peg$parse(input, options) {
                     s17 = peg$parseGeneralErrorClause();
                     if (s17 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f87(s3, s5, s7, s13, s14, s15, s17);
+                      s0 = peg$f89(s3, s5, s7, s13, s14, s15, s17);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -3612,7 +3680,7 @@ function peg$parse(input, options) {
                     s16 = peg$parseGeneralErrorClause();
                     if (s16 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f88(s3, s5, s7, s13, s14, s16);
+                      s0 = peg$f90(s3, s5, s7, s13, s14, s16);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -3750,7 +3818,7 @@ function peg$parse(input, options) {
             s6 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f89(s3, s4, s5, s6);
+          s0 = peg$f91(s3, s4, s5, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3805,7 +3873,7 @@ function peg$parse(input, options) {
                         s22 = peg$parseEARLIEST();
                         if (s22 !== peg$FAILED) {
                           peg$savedPos = s21;
-                          s22 = peg$f90(s5, s11, s17);
+                          s22 = peg$f92(s5, s11, s17);
                         }
                         s21 = s22;
                         if (s21 === peg$FAILED) {
@@ -3813,7 +3881,7 @@ function peg$parse(input, options) {
                           s22 = peg$parseLATEST();
                           if (s22 !== peg$FAILED) {
                             peg$savedPos = s21;
-                            s22 = peg$f91(s5, s11, s17);
+                            s22 = peg$f93(s5, s11, s17);
                           }
                           s21 = s22;
                         }
@@ -3908,7 +3976,7 @@ function peg$parse(input, options) {
                                               }
                                               if (s43 !== peg$FAILED) {
                                                 peg$savedPos = s0;
-                                                s0 = peg$f92(s5, s11, s17, s21, s27, s28, s36, s40, s42, s43);
+                                                s0 = peg$f94(s5, s11, s17, s21, s27, s28, s36, s40, s42, s43);
                                               } else {
                                                 peg$currPos = s0;
                                                 s0 = peg$FAILED;
@@ -4008,7 +4076,7 @@ function peg$parse(input, options) {
     s1 = peg$parseDROP();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f93();
+      s1 = peg$f95();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4022,7 +4090,7 @@ function peg$parse(input, options) {
           s5 = peg$parseObjectRef();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f94(s5);
+            s0 = peg$f96(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4165,7 +4233,7 @@ function peg$parse(input, options) {
                                           }
                                           if (s41 !== peg$FAILED) {
                                             peg$savedPos = s30;
-                                            s30 = peg$f95(s3, s9, s11, s19, s23, s29, s38, s39);
+                                            s30 = peg$f97(s3, s9, s11, s19, s23, s29, s38, s39);
                                           } else {
                                             peg$currPos = s30;
                                             s30 = peg$FAILED;
@@ -4212,7 +4280,7 @@ function peg$parse(input, options) {
                                               s45 = peg$parseDurationLeaf();
                                               if (s45 !== peg$FAILED) {
                                                 peg$savedPos = s31;
-                                                s31 = peg$f96(s3, s9, s11, s19, s23, s29, s30, s39, s45);
+                                                s31 = peg$f98(s3, s9, s11, s19, s23, s29, s30, s39, s45);
                                               } else {
                                                 peg$currPos = s31;
                                                 s31 = peg$FAILED;
@@ -4263,7 +4331,7 @@ function peg$parse(input, options) {
                                             s43 = peg$parseGeneralErrorClause();
                                             if (s43 !== peg$FAILED) {
                                               peg$savedPos = s0;
-                                              s0 = peg$f97(s3, s9, s11, s19, s23, s29, s30, s31, s33, s41, s43);
+                                              s0 = peg$f99(s3, s9, s11, s19, s23, s29, s30, s31, s33, s41, s43);
                                             } else {
                                               peg$currPos = s0;
                                               s0 = peg$FAILED;
@@ -4380,7 +4448,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f98();
+        s0 = peg$f100();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4406,7 +4474,7 @@ function peg$parse(input, options) {
         s5 = peg$parseQuiesceAction();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f99(s5);
+          s0 = peg$f101(s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4430,7 +4498,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSUSPEND();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f100();
+      s1 = peg$f102();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4473,7 +4541,7 @@ function peg$parse(input, options) {
                 s8 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f101(s7, s8);
+              s0 = peg$f103(s7, s8);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -4495,7 +4563,7 @@ function peg$parse(input, options) {
         s1 = peg$parseDROP();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f102();
+          s1 = peg$f104();
         }
         s0 = s1;
       }
@@ -4514,7 +4582,7 @@ function peg$parse(input, options) {
       s3 = peg$parseOLDEST();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f103();
+        s0 = peg$f105();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4531,7 +4599,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNEWEST();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f104();
+          s0 = peg$f106();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4561,7 +4629,7 @@ function peg$parse(input, options) {
           s7 = peg$parseLOG();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f105();
+            s0 = peg$f107();
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4592,7 +4660,7 @@ function peg$parse(input, options) {
       s3 = peg$parseIMMEDIATE();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f106();
+        s0 = peg$f108();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4612,7 +4680,7 @@ function peg$parse(input, options) {
     s1 = peg$parseUNBRANCHED();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f107();
+      s1 = peg$f109();
     }
     s0 = s1;
 
@@ -4659,7 +4727,7 @@ function peg$parse(input, options) {
                   s16 = peg$parseMessageErrorPolicy();
                   if (s16 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f108(s3, s5, s6, s8, s16);
+                    s0 = peg$f110(s3, s5, s6, s8, s16);
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -4734,7 +4802,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f109(s1, s2);
+      s0 = peg$f111(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -4744,7 +4812,7 @@ function peg$parse(input, options) {
       s1 = peg$parseSetClause();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f110(s1);
+        s1 = peg$f112(s1);
       }
       s0 = s1;
     }
@@ -4762,7 +4830,7 @@ function peg$parse(input, options) {
       s3 = peg$parseALL();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f111();
+        s0 = peg$f113();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4833,7 +4901,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f112(s3, s4);
+        s0 = peg$f114(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4865,7 +4933,7 @@ function peg$parse(input, options) {
         s5 = peg$parseExpressionLeaf();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f113(s1, s5);
+          s0 = peg$f115(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4889,7 +4957,7 @@ function peg$parse(input, options) {
     s1 = peg$parseLOG();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f114();
+      s1 = peg$f116();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4946,7 +5014,7 @@ function peg$parse(input, options) {
               s7 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f115(s5, s6, s7);
+            s0 = peg$f117(s5, s6, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4971,7 +5039,7 @@ function peg$parse(input, options) {
     s1 = peg$parseObjectName();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f116(s1);
+      s1 = peg$f118(s1);
     }
     s0 = s1;
 
@@ -4985,7 +5053,7 @@ function peg$parse(input, options) {
     s1 = peg$parseFieldName();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f117(s1);
+      s1 = peg$f119(s1);
     }
     s0 = s1;
 
@@ -4999,7 +5067,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f118(s1);
+      s1 = peg$f120(s1);
     }
     s0 = s1;
 
@@ -5013,7 +5081,7 @@ function peg$parse(input, options) {
     s1 = peg$parseDuration();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f119(s1);
+      s1 = peg$f121(s1);
     }
     s0 = s1;
 
@@ -5027,7 +5095,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSize();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f120(s1);
+      s1 = peg$f122(s1);
     }
     s0 = s1;
 
@@ -5041,7 +5109,7 @@ function peg$parse(input, options) {
     s1 = peg$parseInteger();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f121(s1);
+      s1 = peg$f123(s1);
     }
     s0 = s1;
 
@@ -5055,7 +5123,7 @@ function peg$parse(input, options) {
     s1 = peg$parseInteger();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f122(s1);
+      s1 = peg$f124(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5063,7 +5131,7 @@ function peg$parse(input, options) {
       s1 = peg$parseLATEST();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f123();
+        s1 = peg$f125();
       }
       s0 = s1;
     }
@@ -5078,7 +5146,7 @@ function peg$parse(input, options) {
     s1 = peg$parseOrExpression();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f124();
+      s1 = peg$f126();
     }
     s0 = s1;
 
@@ -5117,7 +5185,7 @@ function peg$parse(input, options) {
         s7 = peg$parseAndExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f125(s1, s7);
+          s3 = peg$f127(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5136,7 +5204,7 @@ function peg$parse(input, options) {
           s7 = peg$parseAndExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f125(s1, s7);
+            s3 = peg$f127(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5147,7 +5215,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f126(s1, s2);
+      s0 = peg$f128(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5171,7 +5239,7 @@ function peg$parse(input, options) {
         s7 = peg$parseNotExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f127(s1, s7);
+          s3 = peg$f129(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5190,7 +5258,7 @@ function peg$parse(input, options) {
           s7 = peg$parseNotExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f127(s1, s7);
+            s3 = peg$f129(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5201,7 +5269,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f128(s1, s2);
+      s0 = peg$f130(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5220,7 +5288,7 @@ function peg$parse(input, options) {
       s3 = peg$parseNotExpression();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f129(s3);
+        s0 = peg$f131(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5265,7 +5333,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f130(s1, s2);
+      s0 = peg$f132(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5284,7 +5352,7 @@ function peg$parse(input, options) {
       s3 = peg$parseAdditive();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f131(s1, s3);
+        s0 = peg$f133(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5314,7 +5382,7 @@ function peg$parse(input, options) {
         s4 = peg$parseNULL();
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f132(s3);
+          s0 = peg$f134(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5390,7 +5458,7 @@ function peg$parse(input, options) {
         s7 = peg$parseMultiplicative();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f133(s1, s5, s7);
+          s3 = peg$f135(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5409,7 +5477,7 @@ function peg$parse(input, options) {
           s7 = peg$parseMultiplicative();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f133(s1, s5, s7);
+            s3 = peg$f135(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5420,7 +5488,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f134(s1, s2);
+      s0 = peg$f136(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5473,7 +5541,7 @@ function peg$parse(input, options) {
         s7 = peg$parseUnary();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f135(s1, s5, s7);
+          s3 = peg$f137(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5492,7 +5560,7 @@ function peg$parse(input, options) {
           s7 = peg$parseUnary();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f135(s1, s5, s7);
+            s3 = peg$f137(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5503,7 +5571,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f136(s1, s2);
+      s0 = peg$f138(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5548,7 +5616,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f137(s3);
+        s0 = peg$f139(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5621,7 +5689,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f138(s1);
+      s1 = peg$f140(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5629,7 +5697,7 @@ function peg$parse(input, options) {
       s1 = peg$parseNumber();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f139(s1);
+        s1 = peg$f141(s1);
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -5637,7 +5705,7 @@ function peg$parse(input, options) {
         s1 = peg$parseTRUE();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f140();
+          s1 = peg$f142();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -5645,7 +5713,7 @@ function peg$parse(input, options) {
           s1 = peg$parseFALSE();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f141();
+            s1 = peg$f143();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -5653,7 +5721,7 @@ function peg$parse(input, options) {
             s1 = peg$parseNULL();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f142();
+              s1 = peg$f144();
             }
             s0 = s1;
           }
@@ -5681,7 +5749,7 @@ function peg$parse(input, options) {
         s3 = peg$parseFieldName();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f143(s1, s3);
+          s0 = peg$f145(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5792,7 +5860,7 @@ function peg$parse(input, options) {
               }
             }
             peg$savedPos = s6;
-            s6 = peg$f144(s1, s7, s8);
+            s6 = peg$f146(s1, s7, s8);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -5810,7 +5878,7 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f145(s1, s6);
+            s0 = peg$f147(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5907,7 +5975,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f146(s1);
+        s0 = peg$f148(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6249,7 +6317,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f147(s1);
+        s0 = peg$f149(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6307,7 +6375,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f148(s1);
+        s0 = peg$f150(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6392,7 +6460,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f149(s1);
+        s0 = peg$f151(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6418,7 +6486,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f150(s1);
+      s1 = peg$f152(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -6427,21 +6495,21 @@ function peg$parse(input, options) {
       s2 = peg$currPos;
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r5.test(s4)) {
+      if (peg$r6.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e30); }
+        if (peg$silentFails === 0) { peg$fail(peg$e53); }
       }
       if (s4 !== peg$FAILED) {
         while (s4 !== peg$FAILED) {
           s3.push(s4);
           s4 = input.charAt(peg$currPos);
-          if (peg$r5.test(s4)) {
+          if (peg$r6.test(s4)) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            if (peg$silentFails === 0) { peg$fail(peg$e53); }
           }
         }
       } else {
@@ -6460,21 +6528,21 @@ function peg$parse(input, options) {
         if (s6 !== peg$FAILED) {
           s7 = [];
           s8 = input.charAt(peg$currPos);
-          if (peg$r5.test(s8)) {
+          if (peg$r6.test(s8)) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            if (peg$silentFails === 0) { peg$fail(peg$e53); }
           }
           if (s8 !== peg$FAILED) {
             while (s8 !== peg$FAILED) {
               s7.push(s8);
               s8 = input.charAt(peg$currPos);
-              if (peg$r5.test(s8)) {
+              if (peg$r6.test(s8)) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                if (peg$silentFails === 0) { peg$fail(peg$e53); }
               }
             }
           } else {
@@ -6504,21 +6572,21 @@ function peg$parse(input, options) {
           if (s6 !== peg$FAILED) {
             s7 = [];
             s8 = input.charAt(peg$currPos);
-            if (peg$r5.test(s8)) {
+            if (peg$r6.test(s8)) {
               peg$currPos++;
             } else {
               s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+              if (peg$silentFails === 0) { peg$fail(peg$e53); }
             }
             if (s8 !== peg$FAILED) {
               while (s8 !== peg$FAILED) {
                 s7.push(s8);
                 s8 = input.charAt(peg$currPos);
-                if (peg$r5.test(s8)) {
+                if (peg$r6.test(s8)) {
                   peg$currPos++;
                 } else {
                   s8 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e30); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e53); }
                 }
               }
             } else {
@@ -6549,7 +6617,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f151(s1);
+        s1 = peg$f153(s1);
       }
       s0 = s1;
     }
@@ -6574,7 +6642,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e54); }
+      if (peg$silentFails === 0) { peg$fail(peg$e55); }
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
@@ -6583,15 +6651,15 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e55); }
+        if (peg$silentFails === 0) { peg$fail(peg$e56); }
       }
       if (s5 === peg$FAILED) {
         s5 = input.charAt(peg$currPos);
-        if (peg$r6.test(s5)) {
+        if (peg$r7.test(s5)) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e56); }
+          if (peg$silentFails === 0) { peg$fail(peg$e57); }
         }
       }
       while (s5 !== peg$FAILED) {
@@ -6601,15 +6669,15 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e55); }
+          if (peg$silentFails === 0) { peg$fail(peg$e56); }
         }
         if (s5 === peg$FAILED) {
           s5 = input.charAt(peg$currPos);
-          if (peg$r6.test(s5)) {
+          if (peg$r7.test(s5)) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e56); }
+            if (peg$silentFails === 0) { peg$fail(peg$e57); }
           }
         }
       }
@@ -6618,7 +6686,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e54); }
+        if (peg$silentFails === 0) { peg$fail(peg$e55); }
       }
       if (s5 !== peg$FAILED) {
         s3 = [s3, s4, s5];
@@ -6638,13 +6706,13 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f152(s1);
+      s1 = peg$f154(s1);
     }
     s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+      if (peg$silentFails === 0) { peg$fail(peg$e54); }
     }
 
     return s0;
@@ -6662,7 +6730,7 @@ function peg$parse(input, options) {
         peg$currPos += 5;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e58); }
+        if (peg$silentFails === 0) { peg$fail(peg$e59); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$currPos;
@@ -6675,7 +6743,7 @@ function peg$parse(input, options) {
           peg$currPos += 5;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e59); }
         }
         peg$silentFails--;
         if (s6 === peg$FAILED) {
@@ -6690,7 +6758,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e59); }
+            if (peg$silentFails === 0) { peg$fail(peg$e60); }
           }
           if (s6 !== peg$FAILED) {
             s5 = [s5, s6];
@@ -6713,7 +6781,7 @@ function peg$parse(input, options) {
             peg$currPos += 5;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e58); }
+            if (peg$silentFails === 0) { peg$fail(peg$e59); }
           }
           peg$silentFails--;
           if (s6 === peg$FAILED) {
@@ -6728,7 +6796,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e59); }
+              if (peg$silentFails === 0) { peg$fail(peg$e60); }
             }
             if (s6 !== peg$FAILED) {
               s5 = [s5, s6];
@@ -6748,7 +6816,7 @@ function peg$parse(input, options) {
           peg$currPos += 5;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e59); }
         }
         if (s3 !== peg$FAILED) {
           s0 = s2;
@@ -6764,7 +6832,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e57); }
+      if (peg$silentFails === 0) { peg$fail(peg$e58); }
     }
 
     return s0;
@@ -6779,21 +6847,21 @@ function peg$parse(input, options) {
     s2 = peg$currPos;
     s3 = [];
     s4 = input.charAt(peg$currPos);
-    if (peg$r7.test(s4)) {
+    if (peg$r8.test(s4)) {
       peg$currPos++;
     } else {
       s4 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e61); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s4 !== peg$FAILED) {
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r7.test(s4)) {
+        if (peg$r8.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
       }
     } else {
@@ -6811,21 +6879,21 @@ function peg$parse(input, options) {
       if (s5 !== peg$FAILED) {
         s6 = [];
         s7 = input.charAt(peg$currPos);
-        if (peg$r7.test(s7)) {
+        if (peg$r8.test(s7)) {
           peg$currPos++;
         } else {
           s7 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
         if (s7 !== peg$FAILED) {
           while (s7 !== peg$FAILED) {
             s6.push(s7);
             s7 = input.charAt(peg$currPos);
-            if (peg$r7.test(s7)) {
+            if (peg$r8.test(s7)) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e61); }
+              if (peg$silentFails === 0) { peg$fail(peg$e62); }
             }
           }
         } else {
@@ -6880,7 +6948,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e60); }
+      if (peg$silentFails === 0) { peg$fail(peg$e61); }
     }
 
     return s0;
@@ -6894,21 +6962,21 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = [];
     s3 = input.charAt(peg$currPos);
-    if (peg$r7.test(s3)) {
+    if (peg$r8.test(s3)) {
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e61); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s3 !== peg$FAILED) {
       while (s3 !== peg$FAILED) {
         s2.push(s3);
         s3 = input.charAt(peg$currPos);
-        if (peg$r7.test(s3)) {
+        if (peg$r8.test(s3)) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
       }
     } else {
@@ -6943,7 +7011,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e60); }
+      if (peg$silentFails === 0) { peg$fail(peg$e61); }
     }
 
     return s0;
@@ -6958,21 +7026,21 @@ function peg$parse(input, options) {
     s2 = peg$currPos;
     s3 = [];
     s4 = input.charAt(peg$currPos);
-    if (peg$r7.test(s4)) {
+    if (peg$r8.test(s4)) {
       peg$currPos++;
     } else {
       s4 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e61); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s4 !== peg$FAILED) {
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r7.test(s4)) {
+        if (peg$r8.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
       }
     } else {
@@ -6990,21 +7058,21 @@ function peg$parse(input, options) {
       if (s5 !== peg$FAILED) {
         s6 = [];
         s7 = input.charAt(peg$currPos);
-        if (peg$r7.test(s7)) {
+        if (peg$r8.test(s7)) {
           peg$currPos++;
         } else {
           s7 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
         if (s7 !== peg$FAILED) {
           while (s7 !== peg$FAILED) {
             s6.push(s7);
             s7 = input.charAt(peg$currPos);
-            if (peg$r7.test(s7)) {
+            if (peg$r8.test(s7)) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e61); }
+              if (peg$silentFails === 0) { peg$fail(peg$e62); }
             }
           }
         } else {
@@ -7026,20 +7094,20 @@ function peg$parse(input, options) {
       }
       s5 = [];
       s6 = input.charAt(peg$currPos);
-      if (peg$r8.test(s6)) {
+      if (peg$r9.test(s6)) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e63); }
+        if (peg$silentFails === 0) { peg$fail(peg$e64); }
       }
       while (s6 !== peg$FAILED) {
         s5.push(s6);
         s6 = input.charAt(peg$currPos);
-        if (peg$r8.test(s6)) {
+        if (peg$r9.test(s6)) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e63); }
+          if (peg$silentFails === 0) { peg$fail(peg$e64); }
         }
       }
       s3 = [s3, s4, s5];
@@ -7077,7 +7145,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e62); }
+      if (peg$silentFails === 0) { peg$fail(peg$e63); }
     }
 
     return s0;
@@ -7092,21 +7160,21 @@ function peg$parse(input, options) {
     s2 = peg$currPos;
     s3 = [];
     s4 = input.charAt(peg$currPos);
-    if (peg$r7.test(s4)) {
+    if (peg$r8.test(s4)) {
       peg$currPos++;
     } else {
       s4 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e61); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s4 !== peg$FAILED) {
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r7.test(s4)) {
+        if (peg$r8.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
       }
     } else {
@@ -7124,21 +7192,21 @@ function peg$parse(input, options) {
       if (s5 !== peg$FAILED) {
         s6 = [];
         s7 = input.charAt(peg$currPos);
-        if (peg$r7.test(s7)) {
+        if (peg$r8.test(s7)) {
           peg$currPos++;
         } else {
           s7 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e61); }
+          if (peg$silentFails === 0) { peg$fail(peg$e62); }
         }
         if (s7 !== peg$FAILED) {
           while (s7 !== peg$FAILED) {
             s6.push(s7);
             s7 = input.charAt(peg$currPos);
-            if (peg$r7.test(s7)) {
+            if (peg$r8.test(s7)) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e61); }
+              if (peg$silentFails === 0) { peg$fail(peg$e62); }
             }
           }
         } else {
@@ -7160,20 +7228,20 @@ function peg$parse(input, options) {
       }
       s5 = [];
       s6 = input.charAt(peg$currPos);
-      if (peg$r8.test(s6)) {
+      if (peg$r9.test(s6)) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e63); }
+        if (peg$silentFails === 0) { peg$fail(peg$e64); }
       }
       while (s6 !== peg$FAILED) {
         s5.push(s6);
         s6 = input.charAt(peg$currPos);
-        if (peg$r8.test(s6)) {
+        if (peg$r9.test(s6)) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e63); }
+          if (peg$silentFails === 0) { peg$fail(peg$e64); }
         }
       }
       s3 = [s3, s4, s5];
@@ -7211,7 +7279,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e64); }
+      if (peg$silentFails === 0) { peg$fail(peg$e65); }
     }
 
     return s0;
@@ -7237,11 +7305,11 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r9.test(s1)) {
+    if (peg$r10.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e65); }
+      if (peg$silentFails === 0) { peg$fail(peg$e66); }
     }
     if (s1 === peg$FAILED) {
       s1 = peg$parseLineComment();
@@ -7252,11 +7320,11 @@ function peg$parse(input, options) {
     while (s1 !== peg$FAILED) {
       s0.push(s1);
       s1 = input.charAt(peg$currPos);
-      if (peg$r9.test(s1)) {
+      if (peg$r10.test(s1)) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e65); }
+        if (peg$silentFails === 0) { peg$fail(peg$e66); }
       }
       if (s1 === peg$FAILED) {
         s1 = peg$parseLineComment();
@@ -7279,25 +7347,25 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e66); }
+      if (peg$silentFails === 0) { peg$fail(peg$e67); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
       s3 = input.charAt(peg$currPos);
-      if (peg$r10.test(s3)) {
+      if (peg$r11.test(s3)) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e67); }
+        if (peg$silentFails === 0) { peg$fail(peg$e68); }
       }
       while (s3 !== peg$FAILED) {
         s2.push(s3);
         s3 = input.charAt(peg$currPos);
-        if (peg$r10.test(s3)) {
+        if (peg$r11.test(s3)) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e67); }
+          if (peg$silentFails === 0) { peg$fail(peg$e68); }
         }
       }
       s1 = [s1, s2];
@@ -7319,7 +7387,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e68); }
+      if (peg$silentFails === 0) { peg$fail(peg$e69); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -7331,7 +7399,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e69); }
+        if (peg$silentFails === 0) { peg$fail(peg$e70); }
       }
       peg$silentFails--;
       if (s5 === peg$FAILED) {
@@ -7346,7 +7414,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e59); }
+          if (peg$silentFails === 0) { peg$fail(peg$e60); }
         }
         if (s5 !== peg$FAILED) {
           s4 = [s4, s5];
@@ -7369,7 +7437,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e69); }
+          if (peg$silentFails === 0) { peg$fail(peg$e70); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -7384,7 +7452,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e59); }
+            if (peg$silentFails === 0) { peg$fail(peg$e60); }
           }
           if (s5 !== peg$FAILED) {
             s4 = [s4, s5];
@@ -7403,7 +7471,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e69); }
+        if (peg$silentFails === 0) { peg$fail(peg$e70); }
       }
       if (s3 !== peg$FAILED) {
         s1 = [s1, s2, s3];
@@ -7430,7 +7498,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e71); }
+      if (peg$silentFails === 0) { peg$fail(peg$e72); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7457,7 +7525,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e70); }
+      if (peg$silentFails === 0) { peg$fail(peg$e71); }
     }
 
     return s0;
@@ -7473,7 +7541,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e73); }
+      if (peg$silentFails === 0) { peg$fail(peg$e74); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7500,7 +7568,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e72); }
+      if (peg$silentFails === 0) { peg$fail(peg$e73); }
     }
 
     return s0;
@@ -7516,7 +7584,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e75); }
+      if (peg$silentFails === 0) { peg$fail(peg$e76); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7543,7 +7611,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e74); }
+      if (peg$silentFails === 0) { peg$fail(peg$e75); }
     }
 
     return s0;
@@ -7559,7 +7627,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e77); }
+      if (peg$silentFails === 0) { peg$fail(peg$e78); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7586,7 +7654,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e76); }
+      if (peg$silentFails === 0) { peg$fail(peg$e77); }
     }
 
     return s0;
@@ -7602,7 +7670,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e79); }
+      if (peg$silentFails === 0) { peg$fail(peg$e80); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7629,7 +7697,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e78); }
+      if (peg$silentFails === 0) { peg$fail(peg$e79); }
     }
 
     return s0;
@@ -7645,7 +7713,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e81); }
+      if (peg$silentFails === 0) { peg$fail(peg$e82); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7672,7 +7740,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e80); }
+      if (peg$silentFails === 0) { peg$fail(peg$e81); }
     }
 
     return s0;
@@ -7688,7 +7756,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e83); }
+      if (peg$silentFails === 0) { peg$fail(peg$e84); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7715,7 +7783,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e82); }
+      if (peg$silentFails === 0) { peg$fail(peg$e83); }
     }
 
     return s0;
@@ -7731,7 +7799,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e85); }
+      if (peg$silentFails === 0) { peg$fail(peg$e86); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7758,7 +7826,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e84); }
+      if (peg$silentFails === 0) { peg$fail(peg$e85); }
     }
 
     return s0;
@@ -7774,7 +7842,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e87); }
+      if (peg$silentFails === 0) { peg$fail(peg$e88); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7801,7 +7869,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e86); }
+      if (peg$silentFails === 0) { peg$fail(peg$e87); }
     }
 
     return s0;
@@ -7817,7 +7885,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e89); }
+      if (peg$silentFails === 0) { peg$fail(peg$e90); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7844,7 +7912,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e88); }
+      if (peg$silentFails === 0) { peg$fail(peg$e89); }
     }
 
     return s0;
@@ -7860,7 +7928,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e91); }
+      if (peg$silentFails === 0) { peg$fail(peg$e92); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7887,7 +7955,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e90); }
+      if (peg$silentFails === 0) { peg$fail(peg$e91); }
     }
 
     return s0;
@@ -7903,7 +7971,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e93); }
+      if (peg$silentFails === 0) { peg$fail(peg$e94); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7930,7 +7998,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e92); }
+      if (peg$silentFails === 0) { peg$fail(peg$e93); }
     }
 
     return s0;
@@ -7946,7 +8014,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e95); }
+      if (peg$silentFails === 0) { peg$fail(peg$e96); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -7973,7 +8041,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e94); }
+      if (peg$silentFails === 0) { peg$fail(peg$e95); }
     }
 
     return s0;
@@ -7989,7 +8057,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e97); }
+      if (peg$silentFails === 0) { peg$fail(peg$e98); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8016,7 +8084,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e96); }
+      if (peg$silentFails === 0) { peg$fail(peg$e97); }
     }
 
     return s0;
@@ -8032,7 +8100,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e99); }
+      if (peg$silentFails === 0) { peg$fail(peg$e100); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8059,7 +8127,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e98); }
+      if (peg$silentFails === 0) { peg$fail(peg$e99); }
     }
 
     return s0;
@@ -8075,7 +8143,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e101); }
+      if (peg$silentFails === 0) { peg$fail(peg$e102); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8102,7 +8170,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e100); }
+      if (peg$silentFails === 0) { peg$fail(peg$e101); }
     }
 
     return s0;
@@ -8118,7 +8186,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e103); }
+      if (peg$silentFails === 0) { peg$fail(peg$e104); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8145,7 +8213,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e102); }
+      if (peg$silentFails === 0) { peg$fail(peg$e103); }
     }
 
     return s0;
@@ -8161,7 +8229,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e105); }
+      if (peg$silentFails === 0) { peg$fail(peg$e106); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8188,7 +8256,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e104); }
+      if (peg$silentFails === 0) { peg$fail(peg$e105); }
     }
 
     return s0;
@@ -8204,7 +8272,7 @@ function peg$parse(input, options) {
       peg$currPos += (11);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e107); }
+      if (peg$silentFails === 0) { peg$fail(peg$e108); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8231,7 +8299,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e106); }
+      if (peg$silentFails === 0) { peg$fail(peg$e107); }
     }
 
     return s0;
@@ -8247,7 +8315,7 @@ function peg$parse(input, options) {
       peg$currPos += (10);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e109); }
+      if (peg$silentFails === 0) { peg$fail(peg$e110); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8274,7 +8342,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e108); }
+      if (peg$silentFails === 0) { peg$fail(peg$e109); }
     }
 
     return s0;
@@ -8290,7 +8358,7 @@ function peg$parse(input, options) {
       peg$currPos += (11);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e111); }
+      if (peg$silentFails === 0) { peg$fail(peg$e112); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8317,7 +8385,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e110); }
+      if (peg$silentFails === 0) { peg$fail(peg$e111); }
     }
 
     return s0;
@@ -8333,7 +8401,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e113); }
+      if (peg$silentFails === 0) { peg$fail(peg$e114); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8360,7 +8428,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e112); }
+      if (peg$silentFails === 0) { peg$fail(peg$e113); }
     }
 
     return s0;
@@ -8376,7 +8444,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e115); }
+      if (peg$silentFails === 0) { peg$fail(peg$e116); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8403,7 +8471,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e114); }
+      if (peg$silentFails === 0) { peg$fail(peg$e115); }
     }
 
     return s0;
@@ -8419,7 +8487,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e117); }
+      if (peg$silentFails === 0) { peg$fail(peg$e118); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8446,7 +8514,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e116); }
+      if (peg$silentFails === 0) { peg$fail(peg$e117); }
     }
 
     return s0;
@@ -8462,7 +8530,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e119); }
+      if (peg$silentFails === 0) { peg$fail(peg$e120); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8489,7 +8557,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e118); }
+      if (peg$silentFails === 0) { peg$fail(peg$e119); }
     }
 
     return s0;
@@ -8505,7 +8573,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e121); }
+      if (peg$silentFails === 0) { peg$fail(peg$e122); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8532,7 +8600,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e120); }
+      if (peg$silentFails === 0) { peg$fail(peg$e121); }
     }
 
     return s0;
@@ -8548,7 +8616,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e123); }
+      if (peg$silentFails === 0) { peg$fail(peg$e124); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8575,7 +8643,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e122); }
+      if (peg$silentFails === 0) { peg$fail(peg$e123); }
     }
 
     return s0;
@@ -8591,7 +8659,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e125); }
+      if (peg$silentFails === 0) { peg$fail(peg$e126); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8618,7 +8686,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e124); }
+      if (peg$silentFails === 0) { peg$fail(peg$e125); }
     }
 
     return s0;
@@ -8634,7 +8702,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e127); }
+      if (peg$silentFails === 0) { peg$fail(peg$e128); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8661,7 +8729,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e126); }
+      if (peg$silentFails === 0) { peg$fail(peg$e127); }
     }
 
     return s0;
@@ -8677,7 +8745,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e129); }
+      if (peg$silentFails === 0) { peg$fail(peg$e130); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8704,7 +8772,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e128); }
+      if (peg$silentFails === 0) { peg$fail(peg$e129); }
     }
 
     return s0;
@@ -8720,7 +8788,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e131); }
+      if (peg$silentFails === 0) { peg$fail(peg$e132); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8747,7 +8815,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e130); }
+      if (peg$silentFails === 0) { peg$fail(peg$e131); }
     }
 
     return s0;
@@ -8763,7 +8831,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e133); }
+      if (peg$silentFails === 0) { peg$fail(peg$e134); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8790,7 +8858,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e132); }
+      if (peg$silentFails === 0) { peg$fail(peg$e133); }
     }
 
     return s0;
@@ -8833,7 +8901,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e134); }
+      if (peg$silentFails === 0) { peg$fail(peg$e135); }
     }
 
     return s0;
@@ -8849,7 +8917,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e136); }
+      if (peg$silentFails === 0) { peg$fail(peg$e137); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8876,7 +8944,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e135); }
+      if (peg$silentFails === 0) { peg$fail(peg$e136); }
     }
 
     return s0;
@@ -8892,7 +8960,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e138); }
+      if (peg$silentFails === 0) { peg$fail(peg$e139); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8919,7 +8987,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e137); }
+      if (peg$silentFails === 0) { peg$fail(peg$e138); }
     }
 
     return s0;
@@ -8935,7 +9003,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e140); }
+      if (peg$silentFails === 0) { peg$fail(peg$e141); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -8962,7 +9030,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e139); }
+      if (peg$silentFails === 0) { peg$fail(peg$e140); }
     }
 
     return s0;
@@ -8978,7 +9046,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e142); }
+      if (peg$silentFails === 0) { peg$fail(peg$e143); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9005,7 +9073,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e141); }
+      if (peg$silentFails === 0) { peg$fail(peg$e142); }
     }
 
     return s0;
@@ -9021,7 +9089,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e144); }
+      if (peg$silentFails === 0) { peg$fail(peg$e145); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9048,7 +9116,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e143); }
+      if (peg$silentFails === 0) { peg$fail(peg$e144); }
     }
 
     return s0;
@@ -9064,7 +9132,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e146); }
+      if (peg$silentFails === 0) { peg$fail(peg$e147); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9091,7 +9159,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e145); }
+      if (peg$silentFails === 0) { peg$fail(peg$e146); }
     }
 
     return s0;
@@ -9107,7 +9175,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e148); }
+      if (peg$silentFails === 0) { peg$fail(peg$e149); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9134,7 +9202,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e147); }
+      if (peg$silentFails === 0) { peg$fail(peg$e148); }
     }
 
     return s0;
@@ -9150,50 +9218,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e148); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e149); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseIMMEDIATE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 9);
-    if (s1.toLowerCase() === peg$c81) {
-      peg$currPos += (9);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e151); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9226,17 +9251,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseINGESTION() {
+  function peg$parseIMMEDIATE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 9);
-    if (s1.toLowerCase() === peg$c82) {
+    if (s1.toLowerCase() === peg$c81) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e153); }
+      if (peg$silentFails === 0) { peg$fail(peg$e152); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9263,7 +9288,50 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e152); }
+      if (peg$silentFails === 0) { peg$fail(peg$e151); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseINGESTION() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 9);
+    if (s1.toLowerCase() === peg$c82) {
+      peg$currPos += (9);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e154); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e153); }
     }
 
     return s0;
@@ -9279,7 +9347,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e155); }
+      if (peg$silentFails === 0) { peg$fail(peg$e156); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9306,7 +9374,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e154); }
+      if (peg$silentFails === 0) { peg$fail(peg$e155); }
     }
 
     return s0;
@@ -9322,7 +9390,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e157); }
+      if (peg$silentFails === 0) { peg$fail(peg$e158); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9349,7 +9417,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e156); }
+      if (peg$silentFails === 0) { peg$fail(peg$e157); }
     }
 
     return s0;
@@ -9365,7 +9433,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e159); }
+      if (peg$silentFails === 0) { peg$fail(peg$e160); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9392,7 +9460,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e158); }
+      if (peg$silentFails === 0) { peg$fail(peg$e159); }
     }
 
     return s0;
@@ -9408,7 +9476,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e161); }
+      if (peg$silentFails === 0) { peg$fail(peg$e162); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9435,7 +9503,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e160); }
+      if (peg$silentFails === 0) { peg$fail(peg$e161); }
     }
 
     return s0;
@@ -9451,7 +9519,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e163); }
+      if (peg$silentFails === 0) { peg$fail(peg$e164); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9478,7 +9546,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e162); }
+      if (peg$silentFails === 0) { peg$fail(peg$e163); }
     }
 
     return s0;
@@ -9521,7 +9589,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e164); }
+      if (peg$silentFails === 0) { peg$fail(peg$e165); }
     }
 
     return s0;
@@ -9537,7 +9605,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e166); }
+      if (peg$silentFails === 0) { peg$fail(peg$e167); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9564,7 +9632,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e165); }
+      if (peg$silentFails === 0) { peg$fail(peg$e166); }
     }
 
     return s0;
@@ -9580,7 +9648,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e168); }
+      if (peg$silentFails === 0) { peg$fail(peg$e169); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9607,7 +9675,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e167); }
+      if (peg$silentFails === 0) { peg$fail(peg$e168); }
     }
 
     return s0;
@@ -9623,7 +9691,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e170); }
+      if (peg$silentFails === 0) { peg$fail(peg$e171); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9650,7 +9718,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e169); }
+      if (peg$silentFails === 0) { peg$fail(peg$e170); }
     }
 
     return s0;
@@ -9693,7 +9761,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e171); }
+      if (peg$silentFails === 0) { peg$fail(peg$e172); }
     }
 
     return s0;
@@ -9709,7 +9777,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e173); }
+      if (peg$silentFails === 0) { peg$fail(peg$e174); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9736,7 +9804,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e172); }
+      if (peg$silentFails === 0) { peg$fail(peg$e173); }
     }
 
     return s0;
@@ -9752,7 +9820,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e175); }
+      if (peg$silentFails === 0) { peg$fail(peg$e176); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9779,7 +9847,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e174); }
+      if (peg$silentFails === 0) { peg$fail(peg$e175); }
     }
 
     return s0;
@@ -9795,7 +9863,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e177); }
+      if (peg$silentFails === 0) { peg$fail(peg$e178); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9822,7 +9890,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e176); }
+      if (peg$silentFails === 0) { peg$fail(peg$e177); }
     }
 
     return s0;
@@ -9838,7 +9906,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e179); }
+      if (peg$silentFails === 0) { peg$fail(peg$e180); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9865,7 +9933,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e178); }
+      if (peg$silentFails === 0) { peg$fail(peg$e179); }
     }
 
     return s0;
@@ -9881,7 +9949,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e181); }
+      if (peg$silentFails === 0) { peg$fail(peg$e182); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9908,7 +9976,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e180); }
+      if (peg$silentFails === 0) { peg$fail(peg$e181); }
     }
 
     return s0;
@@ -9924,7 +9992,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e183); }
+      if (peg$silentFails === 0) { peg$fail(peg$e184); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9951,7 +10019,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e182); }
+      if (peg$silentFails === 0) { peg$fail(peg$e183); }
     }
 
     return s0;
@@ -9967,7 +10035,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e185); }
+      if (peg$silentFails === 0) { peg$fail(peg$e186); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9994,7 +10062,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e184); }
+      if (peg$silentFails === 0) { peg$fail(peg$e185); }
     }
 
     return s0;
@@ -10010,7 +10078,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e187); }
+      if (peg$silentFails === 0) { peg$fail(peg$e188); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10037,7 +10105,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e186); }
+      if (peg$silentFails === 0) { peg$fail(peg$e187); }
     }
 
     return s0;
@@ -10053,7 +10121,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e189); }
+      if (peg$silentFails === 0) { peg$fail(peg$e190); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10080,7 +10148,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e188); }
+      if (peg$silentFails === 0) { peg$fail(peg$e189); }
     }
 
     return s0;
@@ -10096,7 +10164,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e191); }
+      if (peg$silentFails === 0) { peg$fail(peg$e192); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10123,7 +10191,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e190); }
+      if (peg$silentFails === 0) { peg$fail(peg$e191); }
     }
 
     return s0;
@@ -10139,7 +10207,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e193); }
+      if (peg$silentFails === 0) { peg$fail(peg$e194); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10166,7 +10234,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e192); }
+      if (peg$silentFails === 0) { peg$fail(peg$e193); }
     }
 
     return s0;
@@ -10182,7 +10250,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e195); }
+      if (peg$silentFails === 0) { peg$fail(peg$e196); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10209,7 +10277,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e194); }
+      if (peg$silentFails === 0) { peg$fail(peg$e195); }
     }
 
     return s0;
@@ -10225,7 +10293,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e197); }
+      if (peg$silentFails === 0) { peg$fail(peg$e198); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10252,7 +10320,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e196); }
+      if (peg$silentFails === 0) { peg$fail(peg$e197); }
     }
 
     return s0;
@@ -10268,7 +10336,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e199); }
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10295,7 +10363,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e198); }
+      if (peg$silentFails === 0) { peg$fail(peg$e199); }
     }
 
     return s0;
@@ -10311,7 +10379,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e201); }
+      if (peg$silentFails === 0) { peg$fail(peg$e202); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10338,7 +10406,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+      if (peg$silentFails === 0) { peg$fail(peg$e201); }
     }
 
     return s0;
@@ -10354,7 +10422,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e203); }
+      if (peg$silentFails === 0) { peg$fail(peg$e204); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10381,7 +10449,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e202); }
+      if (peg$silentFails === 0) { peg$fail(peg$e203); }
     }
 
     return s0;
@@ -10397,50 +10465,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e203); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e204); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseOVERFLOW() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c107) {
-      peg$currPos += (8);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e206); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10473,17 +10498,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePATH() {
+  function peg$parseOVERFLOW() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c108) {
-      peg$currPos += (4);
+    s1 = input.substr(peg$currPos, 8);
+    if (s1.toLowerCase() === peg$c107) {
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e208); }
+      if (peg$silentFails === 0) { peg$fail(peg$e207); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10510,7 +10535,50 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e207); }
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePATH() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c108) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e209); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e208); }
     }
 
     return s0;
@@ -10526,7 +10594,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e210); }
+      if (peg$silentFails === 0) { peg$fail(peg$e211); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10553,7 +10621,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e209); }
+      if (peg$silentFails === 0) { peg$fail(peg$e210); }
     }
 
     return s0;
@@ -10569,7 +10637,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e212); }
+      if (peg$silentFails === 0) { peg$fail(peg$e213); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10596,7 +10664,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e211); }
+      if (peg$silentFails === 0) { peg$fail(peg$e212); }
     }
 
     return s0;
@@ -10612,7 +10680,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e214); }
+      if (peg$silentFails === 0) { peg$fail(peg$e215); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10639,7 +10707,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e213); }
+      if (peg$silentFails === 0) { peg$fail(peg$e214); }
     }
 
     return s0;
@@ -10655,50 +10723,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e103); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e215); }
-    }
-
-    return s0;
-  }
-
-  function peg$parsePROTOBUF_MESSAGE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c95) {
-      peg$currPos += (7);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e181); }
+      if (peg$silentFails === 0) { peg$fail(peg$e104); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10731,17 +10756,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePROTOBUF_USING() {
+  function peg$parsePROTOBUF_MESSAGE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c112) {
-      peg$currPos += (5);
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c95) {
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e218); }
+      if (peg$silentFails === 0) { peg$fail(peg$e182); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10774,17 +10799,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseQUIESCE() {
+  function peg$parsePROTOBUF_USING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c113) {
-      peg$currPos += (7);
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c112) {
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e220); }
+      if (peg$silentFails === 0) { peg$fail(peg$e219); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10811,7 +10836,50 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e219); }
+      if (peg$silentFails === 0) { peg$fail(peg$e218); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseQUIESCE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c113) {
+      peg$currPos += (7);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e221); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e220); }
     }
 
     return s0;
@@ -10827,7 +10895,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e222); }
+      if (peg$silentFails === 0) { peg$fail(peg$e223); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10854,7 +10922,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e221); }
+      if (peg$silentFails === 0) { peg$fail(peg$e222); }
     }
 
     return s0;
@@ -10870,7 +10938,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e224); }
+      if (peg$silentFails === 0) { peg$fail(peg$e225); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10897,7 +10965,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e223); }
+      if (peg$silentFails === 0) { peg$fail(peg$e224); }
     }
 
     return s0;
@@ -10913,7 +10981,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e226); }
+      if (peg$silentFails === 0) { peg$fail(peg$e227); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10940,7 +11008,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e225); }
+      if (peg$silentFails === 0) { peg$fail(peg$e226); }
     }
 
     return s0;
@@ -10956,7 +11024,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e228); }
+      if (peg$silentFails === 0) { peg$fail(peg$e229); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10983,7 +11051,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e227); }
+      if (peg$silentFails === 0) { peg$fail(peg$e228); }
     }
 
     return s0;
@@ -10999,7 +11067,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e230); }
+      if (peg$silentFails === 0) { peg$fail(peg$e231); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11026,7 +11094,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e229); }
+      if (peg$silentFails === 0) { peg$fail(peg$e230); }
     }
 
     return s0;
@@ -11042,7 +11110,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e232); }
+      if (peg$silentFails === 0) { peg$fail(peg$e233); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11069,7 +11137,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e231); }
+      if (peg$silentFails === 0) { peg$fail(peg$e232); }
     }
 
     return s0;
@@ -11085,7 +11153,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e234); }
+      if (peg$silentFails === 0) { peg$fail(peg$e235); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11112,7 +11180,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e233); }
+      if (peg$silentFails === 0) { peg$fail(peg$e234); }
     }
 
     return s0;
@@ -11155,7 +11223,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e235); }
+      if (peg$silentFails === 0) { peg$fail(peg$e236); }
     }
 
     return s0;
@@ -11171,7 +11239,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e237); }
+      if (peg$silentFails === 0) { peg$fail(peg$e238); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11198,7 +11266,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e236); }
+      if (peg$silentFails === 0) { peg$fail(peg$e237); }
     }
 
     return s0;
@@ -11214,7 +11282,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e239); }
+      if (peg$silentFails === 0) { peg$fail(peg$e240); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11241,7 +11309,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e238); }
+      if (peg$silentFails === 0) { peg$fail(peg$e239); }
     }
 
     return s0;
@@ -11257,7 +11325,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e241); }
+      if (peg$silentFails === 0) { peg$fail(peg$e242); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11284,7 +11352,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e240); }
+      if (peg$silentFails === 0) { peg$fail(peg$e241); }
     }
 
     return s0;
@@ -11300,7 +11368,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e243); }
+      if (peg$silentFails === 0) { peg$fail(peg$e244); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11327,7 +11395,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e242); }
+      if (peg$silentFails === 0) { peg$fail(peg$e243); }
     }
 
     return s0;
@@ -11343,7 +11411,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e245); }
+      if (peg$silentFails === 0) { peg$fail(peg$e246); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11370,7 +11438,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e244); }
+      if (peg$silentFails === 0) { peg$fail(peg$e245); }
     }
 
     return s0;
@@ -11386,7 +11454,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e247); }
+      if (peg$silentFails === 0) { peg$fail(peg$e248); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11413,7 +11481,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e246); }
+      if (peg$silentFails === 0) { peg$fail(peg$e247); }
     }
 
     return s0;
@@ -11429,7 +11497,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e249); }
+      if (peg$silentFails === 0) { peg$fail(peg$e250); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11456,7 +11524,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e248); }
+      if (peg$silentFails === 0) { peg$fail(peg$e249); }
     }
 
     return s0;
@@ -11472,7 +11540,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e251); }
+      if (peg$silentFails === 0) { peg$fail(peg$e252); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11499,7 +11567,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e250); }
+      if (peg$silentFails === 0) { peg$fail(peg$e251); }
     }
 
     return s0;
@@ -11515,7 +11583,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e253); }
+      if (peg$silentFails === 0) { peg$fail(peg$e254); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11542,7 +11610,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e252); }
+      if (peg$silentFails === 0) { peg$fail(peg$e253); }
     }
 
     return s0;
@@ -11558,7 +11626,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e255); }
+      if (peg$silentFails === 0) { peg$fail(peg$e256); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11585,7 +11653,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e254); }
+      if (peg$silentFails === 0) { peg$fail(peg$e255); }
     }
 
     return s0;
@@ -11601,7 +11669,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e257); }
+      if (peg$silentFails === 0) { peg$fail(peg$e258); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11628,7 +11696,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e256); }
+      if (peg$silentFails === 0) { peg$fail(peg$e257); }
     }
 
     return s0;
@@ -11644,7 +11712,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e259); }
+      if (peg$silentFails === 0) { peg$fail(peg$e260); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11671,7 +11739,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e258); }
+      if (peg$silentFails === 0) { peg$fail(peg$e259); }
     }
 
     return s0;
@@ -11687,7 +11755,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e261); }
+      if (peg$silentFails === 0) { peg$fail(peg$e262); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11714,7 +11782,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e260); }
+      if (peg$silentFails === 0) { peg$fail(peg$e261); }
     }
 
     return s0;
@@ -11730,7 +11798,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e263); }
+      if (peg$silentFails === 0) { peg$fail(peg$e264); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11757,7 +11825,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e262); }
+      if (peg$silentFails === 0) { peg$fail(peg$e263); }
     }
 
     return s0;
@@ -11773,7 +11841,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e265); }
+      if (peg$silentFails === 0) { peg$fail(peg$e266); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11800,7 +11868,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e264); }
+      if (peg$silentFails === 0) { peg$fail(peg$e265); }
     }
 
     return s0;
@@ -11816,7 +11884,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e267); }
+      if (peg$silentFails === 0) { peg$fail(peg$e268); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11843,7 +11911,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e266); }
+      if (peg$silentFails === 0) { peg$fail(peg$e267); }
     }
 
     return s0;
@@ -11859,7 +11927,7 @@ function peg$parse(input, options) {
       peg$currPos += (15);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e269); }
+      if (peg$silentFails === 0) { peg$fail(peg$e270); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11886,7 +11954,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e268); }
+      if (peg$silentFails === 0) { peg$fail(peg$e269); }
     }
 
     return s0;
@@ -11902,7 +11970,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e271); }
+      if (peg$silentFails === 0) { peg$fail(peg$e272); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11929,7 +11997,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e270); }
+      if (peg$silentFails === 0) { peg$fail(peg$e271); }
     }
 
     return s0;
@@ -11945,7 +12013,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e273); }
+      if (peg$silentFails === 0) { peg$fail(peg$e274); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11972,7 +12040,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e272); }
+      if (peg$silentFails === 0) { peg$fail(peg$e273); }
     }
 
     return s0;
@@ -11988,7 +12056,7 @@ function peg$parse(input, options) {
       peg$currPos += (10);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e275); }
+      if (peg$silentFails === 0) { peg$fail(peg$e276); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12015,7 +12083,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e274); }
+      if (peg$silentFails === 0) { peg$fail(peg$e275); }
     }
 
     return s0;
@@ -12031,7 +12099,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e277); }
+      if (peg$silentFails === 0) { peg$fail(peg$e278); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12058,7 +12126,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e276); }
+      if (peg$silentFails === 0) { peg$fail(peg$e277); }
     }
 
     return s0;
@@ -12074,50 +12142,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e218); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e278); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseVERSION() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c142) {
-      peg$currPos += (7);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e280); }
+      if (peg$silentFails === 0) { peg$fail(peg$e219); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12150,17 +12175,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseVHOST() {
+  function peg$parseVERSION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c143) {
-      peg$currPos += (5);
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c142) {
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e282); }
+      if (peg$silentFails === 0) { peg$fail(peg$e281); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12187,7 +12212,50 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e281); }
+      if (peg$silentFails === 0) { peg$fail(peg$e280); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseVHOST() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c143) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e283); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e282); }
     }
 
     return s0;
@@ -12203,7 +12271,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e284); }
+      if (peg$silentFails === 0) { peg$fail(peg$e285); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12230,7 +12298,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e283); }
+      if (peg$silentFails === 0) { peg$fail(peg$e284); }
     }
 
     return s0;
@@ -12246,7 +12314,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e286); }
+      if (peg$silentFails === 0) { peg$fail(peg$e287); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12273,7 +12341,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e285); }
+      if (peg$silentFails === 0) { peg$fail(peg$e286); }
     }
 
     return s0;
@@ -12289,7 +12357,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e288); }
+      if (peg$silentFails === 0) { peg$fail(peg$e289); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12316,7 +12384,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e287); }
+      if (peg$silentFails === 0) { peg$fail(peg$e288); }
     }
 
     return s0;
@@ -12332,7 +12400,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e290); }
+      if (peg$silentFails === 0) { peg$fail(peg$e291); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12359,7 +12427,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e289); }
+      if (peg$silentFails === 0) { peg$fail(peg$e290); }
     }
 
     return s0;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 
 import { one, specOf } from '../../test/fixtures/parse-one.js';
+import { parseScript } from './parse.js';
 
 const LOG = { action: 'LOG' };
 const route = (to: string, rest: object) => ({
@@ -406,20 +407,44 @@ describe('parseScript: statement → spec (docs/statement-mapping.md)', () => {
   });
 
   it('keeps OR REPLACE and IF NOT EXISTS', () => {
-    const statement = one('CREATE OR REPLACE IF NOT EXISTS RESOURCE r');
-    assert.deepEqual(
-      { ...statement, locations: undefined },
-      {
-        type: 'create',
-        orReplace: true,
-        ifNotExists: true,
-        kind: 'Resource',
-        identifier: 'r',
-        name: 'r',
-        spec: {},
-        locations: undefined,
-        location: { line: 1, column: 1 },
-      },
+    for (const [text, orReplace, ifNotExists] of [
+      ['CREATE OR REPLACE RESOURCE r', true, false],
+      ['CREATE IF NOT EXISTS RESOURCE r', false, true],
+    ] as const) {
+      const statement = one(text);
+      assert.deepEqual(
+        { ...statement, locations: undefined },
+        {
+          type: 'create',
+          orReplace,
+          ifNotExists,
+          kind: 'Resource',
+          identifier: 'r',
+          name: 'r',
+          spec: {},
+          locations: undefined,
+          location: { line: 1, column: 1 },
+        },
+      );
+    }
+  });
+
+  it('refuses CREATE OR REPLACE IF NOT EXISTS, which contradicts itself: SR1001 at IF NOT EXISTS', () => {
+    const { statements, diagnostics } = parseScript(
+      'CREATE RESOURCE a;\ncreate or replace if not exists RELAY r SCHEMA s UNBRANCHED;',
     );
+    assert.deepEqual(
+      statements.map((statement) => statement.type === 'create' && statement.name),
+      ['a'],
+    );
+    assert.deepEqual(diagnostics, [
+      {
+        code: 'SR1001',
+        severity: 'error',
+        message:
+          'CREATE OR REPLACE cannot be combined with IF NOT EXISTS: OR REPLACE replaces an existing object, IF NOT EXISTS keeps it; write one or the other',
+        location: { line: 2, column: 19 },
+      },
+    ]);
   });
 });

@@ -315,6 +315,92 @@ describe('parseScript: bad input gives diagnostics', () => {
     );
   });
 
+  it('names an object with a bad identifier as written (identifierToName gives it no name)', () => {
+    const { diagnostics } = parseScript('CREATE RELAY Orders_ SCHEMA s UNBRANCHED');
+    assert.deepEqual(diagnostics[0]?.object, { kind: 'Relay', name: 'Orders_' });
+  });
+
+  describe('SYSLOG is the predefined wire schema: declaring, naming or showing one is SR1002', () => {
+    const CASES: [string, string, string][] = [
+      ['CREATE WIRE JSON SCHEMA syslog MODE STRICT (a string)', '1:25', 'cannot be declared'],
+      ['CREATE OR REPLACE WIRE JSON SCHEMA SysLog MODE STRICT (a string)', '1:36', 'cannot be declared'],
+      ['ALTER WIRE JSON SCHEMA SYSLOG MODE STRICT (a string)', '1:24', 'cannot be altered'],
+      ['DROP WIRE JSON SCHEMA IF EXISTS syslog', '1:33', 'cannot be dropped'],
+      ['SHOW CREATE WIRE JSON SCHEMA SYSLOG', '1:30', 'has no CREATE statement to show'],
+      ['CREATE CODEC c FROM WIRE JSON SCHEMA syslog TO SCHEMA s', '1:38', 'write CREATE CODEC … FROM SYSLOG'],
+    ];
+    for (const [text, where, message] of CASES) {
+      it(text, () => {
+        const { diagnostics } = parseScript(text);
+        assert.deepEqual(
+          diagnostics.map((d) => `${d.location?.line}:${d.location?.column} ${d.code}`),
+          [`${where} SR1002`],
+        );
+        assert.ok(diagnostics[0]!.message.startsWith('SYSLOG is the predefined syslog wire schema'));
+        assert.ok(diagnostics[0]!.message.includes(message), diagnostics[0]!.message);
+      });
+    }
+
+    it('leaves other uses of the word alone', () => {
+      const text =
+        'CREATE CODEC syslog FROM SYSLOG TO SCHEMA syslog; CREATE RELAY syslog SCHEMA syslog UNBRANCHED; DROP CODEC syslog';
+      assert.deepEqual(parseScript(text).diagnostics, []);
+    });
+  });
+
+  describe('input nested too deeply to parse', () => {
+    const deep = (levels: number) => `${'('.repeat(levels)}input.a${')'.repeat(levels)}`;
+    const statement = (expression: string) =>
+      `CREATE JUNCTION j FROM a TO b SET x = ${expression} FLUSH IMMEDIATE ON MESSAGE ERROR LOG`;
+
+    it('is SR1001 at the first token of the statement, not where the one before ended', () => {
+      const text = `CREATE RESOURCE a;\n-- deep\n\n  ${statement(deep(1000))};\nCREATE RESOURCE b;`;
+      const { statements, diagnostics } = parseScript(text);
+      assert.deepEqual(
+        diagnostics.map((d) => `${d.location?.line}:${d.location?.column} ${d.code} ${d.message}`),
+        ['4:3 SR1001 nested too deeply (at most 200 levels of parentheses, NOT and -)'],
+      );
+      assert.equal(statements.length, 2);
+    });
+
+    it('counts NOT and unary - chains and calls, and holds whatever the parser could manage', () => {
+      for (const expression of [
+        deep(201),
+        `${'NOT '.repeat(20000)}TRUE`,
+        `${'- '.repeat(20000)}1`,
+        `${'lower('.repeat(300)}'a'${')'.repeat(300)}`,
+      ]) {
+        assert.deepEqual(
+          parseScript(statement(expression)).diagnostics.map((d) => d.code),
+          ['SR1001'],
+          expression.slice(0, 20),
+        );
+      }
+    });
+
+    it('accepts nesting up to the limit', () => {
+      assert.deepEqual(parseScript(statement(deep(199))).diagnostics, []);
+      assert.deepEqual(parseScript(statement(`input.a${' - 1'.repeat(5000)}`)).diagnostics, []);
+    });
+  });
+
+  it('reads a lone CR as a line end, so CR-only files get the right line numbers', () => {
+    const text = 'CREATE RESOURCE a;\rCREATE RELAY r\r  SCHEMA s UNBRANCH;\r\nCREATE RESOURCE b;';
+    const { diagnostics } = parseScript(text);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.location?.line}:${d.location?.column} ${d.code}`),
+      ['3:12 SR1001'],
+    );
+  });
+
+  it('reads unquoted hostnames as the Vhost pattern writes them: no _', () => {
+    assert.deepEqual(parseScript('CREATE VHOST v a-b.example.com, 10.0.0.1').diagnostics, []);
+    assert.deepEqual(
+      parseScript('CREATE VHOST v my_host.example.com').diagnostics.map((d) => d.code),
+      ['SR1001'],
+    );
+  });
+
   it('never throws, whatever the input', () => {
     const pieces = fc.constantFrom(
       'CREATE ',

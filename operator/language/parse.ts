@@ -5,15 +5,20 @@ import type { Expr } from '../../dataplane/graph/expression.js';
 import { parse } from './grammar.generated.js';
 import type { Statement } from './ast.js';
 import type { RawStatement } from './raw-syntax.js';
+import { findTooDeep, TOO_DEEP_MESSAGE } from './measure-nesting.js';
 import { resolveStatement, type Locate } from './resolve-statement.js';
 import {
   findUnclosed,
-  shiftPosition,
+  firstTokenOffset,
   splitStatements,
   UNCLOSED_MESSAGES,
   type Segment,
 } from './split-statements.js';
-import { isPeggySyntaxError, syntaxErrorToDiagnostic } from './syntax-error.js';
+import { isPeggySyntaxError, STATEMENT_KEYWORDS, syntaxErrorToDiagnostic } from './syntax-error.js';
+import { lineStarts, positionAt, shiftPosition, withFile } from './text-positions.js';
+
+/** A lone CR (old Mac line ends) is a line end; CRLF is left alone. */
+const LONE_CR = /\r(?!\n)/g;
 
 export interface ExpressionResult {
   expr?: Expr;
@@ -30,6 +35,9 @@ export function parseExpression(text: string): ExpressionResult {
     const { line, column } = unclosed.at;
     return { diagnostics: [failure('SR1015', UNCLOSED_MESSAGES.string, { line, column })] };
   }
+  if (findTooDeep(text) !== undefined) {
+    return { diagnostics: [failure('SR1015', TOO_DEEP_MESSAGE, startOf(text))] };
+  }
   try {
     return { expr: parse(text, { startRule: 'Expression' }) as Expr, diagnostics: [] };
   } catch (error: unknown) {
@@ -37,7 +45,7 @@ export function parseExpression(text: string): ExpressionResult {
       diagnostics: [
         isPeggySyntaxError(error)
           ? syntaxErrorToDiagnostic(error, { text, locate: (position) => position, code: 'SR1015' })
-          : failure('SR1015', 'the expression could not be read', { line: 1, column: 1 }),
+          : failure('SR1015', unreadable(error, 'the expression'), startOf(text)),
       ],
     };
   }
@@ -55,10 +63,11 @@ export interface ScriptResult {
 /**
  * Parses a script. Statements are separated by `;` (the last one is optional). A script with a syntax
  * error is parsed again statement by statement, so every statement's errors are reported; a statement
- * with a syntax error is left out.
+ * with a syntax error, or nested too deeply to parse, is left out. A lone CR ends a line, as LF does.
  */
-export function parseScript(text: string, file?: string): ScriptResult {
-  const whole = parseOnce(text);
+export function parseScript(source: string, file?: string): ScriptResult {
+  const text = source.replaceAll(LONE_CR, '\n');
+  const whole = findTooDeep(text) === undefined ? parseOnce(text) : undefined;
   const raws: { raw: RawStatement; locate: Locate }[] = [];
   const diagnostics: Diagnostic[] = [];
   if (whole !== undefined) {
@@ -68,7 +77,11 @@ export function parseScript(text: string, file?: string): ScriptResult {
   } else {
     for (const segment of segmentsOf(text, file, diagnostics)) {
       const locate: Locate = (position) => shiftPosition(segment.start, position, file);
-      raws.push(...parseSegment(segment.text, locate, diagnostics).map((raw) => ({ raw, locate })));
+      if (findTooDeep(segment.text) === undefined) {
+        raws.push(...parseSegment(segment.text, locate, diagnostics).map((raw) => ({ raw, locate })));
+      } else {
+        diagnostics.push(failure('SR1001', TOO_DEEP_MESSAGE, locate(startOf(segment.text))));
+      }
     }
   }
   const statements: Statement[] = [];
@@ -78,6 +91,19 @@ export function parseScript(text: string, file?: string): ScriptResult {
     diagnostics.push(...resolved.diagnostics);
   }
   return { statements, diagnostics: sortByPlace(diagnostics) };
+}
+
+/**
+ * Whether the first token that is not a comment (`--`, `/* *\/`) is a statement keyword; undefined when
+ * the text holds nothing but blanks and comments. (How the CLI tells statements from YAML on stdin.)
+ */
+export function startsWithStatement(source: string): boolean | undefined {
+  const text = source.replaceAll(LONE_CR, '\n');
+  const start = firstTokenOffset(text);
+  if (start >= text.length) return undefined;
+  // A word followed by what can follow a keyword (so `create: x`, a YAML key, is not one).
+  const word = /^([A-Za-z]+)(?=\s|;|--|\/\*|$)/.exec(text.slice(start, start + 16))?.[1] ?? '';
+  return (STATEMENT_KEYWORDS as readonly string[]).includes(word.toUpperCase());
 }
 
 function parseOnce(text: string): RawStatement[] | undefined {
@@ -104,18 +130,25 @@ function parseSegment(text: string, locate: Locate, diagnostics: Diagnostic[]): 
     diagnostics.push(
       isPeggySyntaxError(error)
         ? syntaxErrorToDiagnostic(error, { text, locate })
-        : failure('SR1001', 'the statement could not be read', locate({ line: 1, column: 1 })),
+        : failure('SR1001', unreadable(error, 'the statement'), locate(startOf(text))),
     );
     return [];
   }
+}
+
+/** Where the text really starts: its first character that is not blank or a comment. */
+function startOf(text: string): { line: number; column: number } {
+  const { line, column } = positionAt(lineStarts(text), firstTokenOffset(text));
+  return { line, column };
+}
+
+/** The parser fails only with a syntax error, or by running out of stack on input nested too deeply. */
+function unreadable(error: unknown, what: string): string {
+  return error instanceof RangeError ? TOO_DEEP_MESSAGE : `${what} could not be read`;
 }
 
 /** In the order of the text (a stable sort: diagnostics at one place keep their order). */
 function sortByPlace(diagnostics: Diagnostic[]): Diagnostic[] {
   const place = (diagnostic: Diagnostic) => diagnostic.location ?? { line: 0, column: 0 };
   return diagnostics.sort((a, b) => place(a).line - place(b).line || place(a).column - place(b).column);
-}
-
-function withFile(location: SourceLocation, file: string | undefined): SourceLocation {
-  return file === undefined ? location : { file, ...location };
 }

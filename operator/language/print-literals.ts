@@ -1,12 +1,13 @@
 // How the canonical printer spells single values: identifiers, strings, JAQ programs, hostnames,
 // resource versions and CONFIG blocks (docs/statement-mapping.md).
+import { HOSTNAME_PATTERN } from '../api/kinds/vhost.js';
 import { nameToIdentifier } from '../api/names.js';
 
 /** Lines wider than this break a CONFIG block into one entry per line. */
 const CONFIG_INLINE_WIDTH = 100;
 const JAQ_DELIMITER = '$jaq$';
-/** What the grammar reads as an unquoted hostname (every valid lower-case hostname is one). */
-const PLAIN_HOSTNAME = /^[a-z0-9_][a-z0-9_-]*(\.[a-z0-9_-]+)*$/;
+/** A valid hostname (the Vhost pattern) is written bare; the grammar reads every one of them. */
+const PLAIN_HOSTNAME = new RegExp(HOSTNAME_PATTERN);
 
 export function identifier(name: string): string {
   return nameToIdentifier(name);

@@ -196,9 +196,14 @@ describe('printObject', () => {
     assert.equal(printObject(secret), "CREATE VHOST v a.example.com\n  TLS SECRET 'a-tls';");
   });
 
-  it('quotes a hostname only when it is not a plain dotted name', () => {
-    const vhost = object('Vhost', 'v', { hostnames: ['xn--bcher-kva.example', '10.0.0.1', '-odd'] });
-    assert.equal(printObject(vhost), "CREATE VHOST v xn--bcher-kva.example, 10.0.0.1, '-odd';");
+  it('quotes a hostname only when it does not match the Vhost pattern (which has no _)', () => {
+    const vhost = object('Vhost', 'v', {
+      hostnames: ['xn--bcher-kva.example', '10.0.0.1', '-odd', 'my_host.example.com'],
+    });
+    assert.equal(
+      printObject(vhost),
+      "CREATE VHOST v xn--bcher-kva.example, 10.0.0.1, '-odd', 'my_host.example.com';",
+    );
   });
 
   describe('JAQ programs', () => {

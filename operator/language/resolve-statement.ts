@@ -7,6 +7,7 @@ import type { Diagnostic, ObjectKey, SourceLocation } from '../compiler/diagnost
 import { identifierToName } from '../api/names.js';
 import { readConfig } from './config-block.js';
 import { readDuration, readSize } from './literals.js';
+import { reservedWireSchema, type WireSchemaUse } from './reserved-names.js';
 import { isLeaf, type Leaf, type RawConfig, type RawPosition, type RawStatement } from './raw-syntax.js';
 
 export type Locate = (position: RawPosition) => SourceLocation;
@@ -40,7 +41,14 @@ class Resolver {
     const result = identifierToName(identifier);
     if (result.ok) return result.name;
     this.report('SR1002', `'${identifier}' cannot become an object name: ${result.reason}`, leaf.at, path);
-    return identifier.toLowerCase().replaceAll('_', '-');
+    return identifier;
+  }
+
+  /** SR1002 when a wire schema this statement names is SYSLOG (reserved-names.ts). */
+  wireSchema(leaf: unknown, path: string | undefined, use: WireSchemaUse): void {
+    if (!isLeaf(leaf)) return;
+    const message = reservedWireSchema(nameOf(String(leaf.value)), use);
+    if (message !== undefined) this.report('SR1002', message, leaf.at, path);
   }
 
   node(node: unknown, path: string): unknown {
@@ -97,6 +105,12 @@ class Resolver {
   }
 }
 
+/** The resource name of an identifier; one that cannot map (SR1002) stays as written. */
+function nameOf(identifier: string): string {
+  const result = identifierToName(identifier);
+  return result.ok ? result.name : identifier;
+}
+
 export function resolveStatement(raw: RawStatement, locate: Locate): Resolved {
   const resolver = new Resolver(locate);
   const location = locate(raw.location);
@@ -111,15 +125,25 @@ function build(raw: RawStatement, resolver: Resolver, location: SourceLocation):
       return declaration(raw, resolver, location);
     case 'drop':
     case 'show-create':
+      // No object to name: the statement is about one that cannot exist.
+      if (raw.kind === 'WireSchema') resolver.wireSchema(raw.identifier, undefined, raw.type);
+      return named(raw, resolver, location);
     case 'describe':
-    case 'upload-resource': {
-      const { identifier, ...rest } = raw;
-      const name = resolver.name(identifier, 'metadata.name');
-      return { ...rest, identifier: String(identifier.value), name, location };
-    }
+    case 'upload-resource':
+      return named(raw, resolver, location);
     default:
       return { ...raw, location };
   }
+}
+
+function named(
+  raw: Extract<RawStatement, { type: 'drop' | 'show-create' | 'describe' | 'upload-resource' }>,
+  resolver: Resolver,
+  location: SourceLocation,
+): Statement {
+  const { identifier, ...rest } = raw;
+  const name = resolver.name(identifier, 'metadata.name');
+  return { ...rest, identifier: String(identifier.value), name, location };
 }
 
 function declaration(
@@ -129,9 +153,11 @@ function declaration(
 ): Statement {
   const identifier = String(raw.identifier.value);
   // The object key is what diagnostics name; work it out before anything inside the spec is reported.
-  // Diagnostics name the object, even one whose identifier is itself bad (then in its best-effort form).
-  resolver.object = { kind: raw.kind, name: identifier.toLowerCase().replaceAll('_', '-') };
+  // Diagnostics name the object, even one whose identifier is itself bad (then as written).
+  resolver.object = { kind: raw.kind, name: nameOf(identifier) };
   const name = resolver.name(raw.identifier, 'metadata.name');
+  if (raw.kind === 'WireSchema') resolver.wireSchema(raw.identifier, 'metadata.name', raw.type);
+  if (raw.kind === 'Codec') resolver.wireSchema(raw.spec.wireSchema, 'spec.wireSchema', 'reference');
   resolver.locations.set('', location);
   const spec = resolver.properties(raw.spec, 'spec');
   const common = { kind: raw.kind, identifier, name, spec, locations: resolver.locations, location };

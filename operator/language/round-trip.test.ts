@@ -6,7 +6,7 @@ import { extname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { GRAPH_KINDS, type GraphKind, type GraphObject } from '../api/index.js';
 import { formatDiagnostic, type Diagnostic } from '../compiler/diagnostic.js';
-import { objectArbitrary } from '../../test/fixtures/graph-arbitraries.js';
+import { objectArbitrary, objectWithBadExpression } from '../../test/fixtures/graph-arbitraries.js';
 import { statementsToObjects } from './convert.js';
 import { KIND_EXAMPLES } from './example-objects.js';
 import { parseScript } from './parse.js';
@@ -126,5 +126,21 @@ describe('round trip: statements → objects → canonical statements → YAML',
         );
       });
     }
+  });
+
+  it('property: YAML whose expression text is malformed or holds more clauses is SR1015 (show-create refuses it)', () => {
+    fc.assert(
+      fc.property(objectWithBadExpression, ({ object, path }) => {
+        const loaded = loadYamlObjects(objectsToYaml([object]), 'bad.yaml');
+        const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+        assert.deepEqual(
+          errors.map((d) => `${d.code} ${d.path ?? ''}`),
+          [`SR1015 ${path}`],
+          errors.map(formatDiagnostic).join('\n'),
+        );
+        assert.equal(errors[0]?.location?.file, 'bad.yaml');
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { lineStarts, positionAt, shiftPosition, splitStatements } from './split-statements.js';
+import { splitStatements } from './split-statements.js';
 
 const texts = (text: string) => splitStatements(text).segments.map((segment) => segment.text);
 
@@ -50,25 +50,5 @@ describe('splitStatements', () => {
         },
       ),
     );
-  });
-});
-
-describe('positions', () => {
-  it('maps offsets to 1-based lines and columns', () => {
-    const lines = lineStarts('ab\ncd\n\nef');
-    assert.deepEqual(positionAt(lines, 0), { offset: 0, line: 1, column: 1 });
-    assert.deepEqual(positionAt(lines, 4), { offset: 4, line: 2, column: 2 });
-    assert.deepEqual(positionAt(lines, 6), { offset: 6, line: 3, column: 1 });
-    assert.deepEqual(positionAt(lines, 8), { offset: 8, line: 4, column: 2 });
-  });
-
-  it('shifts a position inside a statement to the whole script', () => {
-    const start = { line: 3, column: 7 };
-    assert.deepEqual(shiftPosition(start, { line: 1, column: 2 }, undefined), { line: 3, column: 8 });
-    assert.deepEqual(shiftPosition(start, { line: 2, column: 2 }, 'f.sql'), {
-      file: 'f.sql',
-      line: 4,
-      column: 2,
-    });
   });
 });

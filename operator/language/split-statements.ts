@@ -1,16 +1,7 @@
 // Cuts a script into statements at top-level `;` before parsing, so one bad statement cannot hide the
 // errors of the ones after it. Quoted strings, `$jaq$` programs and comments may hold `;`, so they are
 // skipped whole; one that never closes swallows the rest of the text and is reported where it opened.
-import type { SourceLocation } from '../compiler/diagnostic.js';
-
-export interface Position {
-  /** 0-based offset into the whole text. */
-  offset: number;
-  /** 1-based. */
-  line: number;
-  /** 1-based. */
-  column: number;
-}
+import { lineStarts, positionAt, type Position } from './text-positions.js';
 
 export interface Segment {
   /** The statement text, without its `;`. */
@@ -28,9 +19,11 @@ export interface SplitResult {
 }
 
 const JAQ = '$jaq$';
+/** What the grammar skips as whitespace. */
+const BLANKS = ' \t\r\n\f\uFEFF';
 
 /** Where a token starting at `offset` ends, or -1 when it never closes; undefined when none starts there. */
-function skipToken(text: string, offset: number): { end: number; what: Unclosed } | undefined {
+export function skipToken(text: string, offset: number): { end: number; what: Unclosed } | undefined {
   const char = text[offset];
   if (char === "'") return { end: closeQuote(text, offset + 1), what: 'string' };
   if (text.startsWith(JAQ, offset)) {
@@ -84,39 +77,28 @@ export function splitStatements(text: string): SplitResult {
   return { segments };
 }
 
+/**
+ * The offset of the first character that is neither blank nor inside a comment (the text's length when
+ * there is none): where a statement really starts.
+ */
+export function firstTokenOffset(text: string): number {
+  let offset = 0;
+  while (offset < text.length) {
+    if (BLANKS.includes(text.charAt(offset))) {
+      offset++;
+      continue;
+    }
+    const token = skipToken(text, offset);
+    if (token?.what !== 'comment') return offset;
+    if (token.end < 0) return text.length;
+    offset = token.end;
+  }
+  return offset;
+}
+
 /** Finds a string, program or comment that never closes (for a lone expression). */
 export function findUnclosed(text: string): SplitResult['unclosed'] {
   return splitStatements(text).unclosed;
-}
-
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) {
-    starts.push(index + 1);
-  }
-  return starts;
-}
-
-export function positionAt(lines: readonly number[], offset: number): Position {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if ((lines[middle] ?? 0) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return { offset, line: low + 1, column: offset - (lines[low] ?? 0) + 1 };
-}
-
-/** Turns a 1-based line/column inside a segment into one inside the whole script. */
-export function shiftPosition(
-  start: Pick<Position, 'line' | 'column'>,
-  inner: { line: number; column: number },
-  file: string | undefined,
-): SourceLocation {
-  const line = start.line + inner.line - 1;
-  const column = inner.line === 1 ? start.column + inner.column - 1 : inner.column;
-  return file === undefined ? { line, column } : { file, line, column };
 }
 
 export const UNCLOSED_MESSAGES: Record<Unclosed, string> = {

@@ -91,6 +91,13 @@ describe('syntax errors read as words', () => {
     it(text.slice(0, 90), () => assert.equal(syntaxError(text), expected));
   }
 
+  it('shows a no-break space by its code point', () => {
+    assert.equal(
+      syntaxError('CREATE\u00a0SCHEMA s (a STRING)'),
+      '1:7 found U+00A0 but expected OR REPLACE, IF NOT EXISTS or an object kind (SCHEMA, WIRE JSON SCHEMA, CODEC, RELAY, CLIENT, … INGESTOR, EMITTER, …)',
+    );
+  });
+
   it('gives the file when there is one', () => {
     const { diagnostics } = parseScript('\n\n  SHOW;', 'graph.sql');
     assert.deepEqual(diagnostics[0]?.location, { file: 'graph.sql', line: 3, column: 7 });
@@ -106,7 +113,13 @@ describe('foundAt', () => {
     ['$jaq$ .', 0, "'$jaq$'"],
     ['<= 1', 0, "'<='"],
     ['\n', 0, '"\\n"'],
+    [' x', 0, '" "'],
     ['é', 0, "'é'"],
+    // Characters that look like a blank, or like nothing, by their code point.
+    ['\u00a0SCHEMA', 0, 'U+00A0'],
+    ['\u200b', 0, 'U+200B'],
+    ['\u3000', 0, 'U+3000'],
+    ['\u0000', 0, 'U+0000'],
   ];
   for (const [text, offset, expected] of CASES) {
     it(`${JSON.stringify(text)} at ${offset}`, () => assert.equal(foundAt(text, offset), expected));

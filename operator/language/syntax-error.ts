@@ -18,7 +18,18 @@ interface Family {
   drop?: readonly string[];
 }
 
-const VERBS = ['CREATE', 'ALTER', 'DROP', 'SHOW', 'DESCRIBE', 'UPLOAD', 'BEGIN', 'COMMIT', 'ROLLBACK'];
+/** The keywords a statement starts with. */
+export const STATEMENT_KEYWORDS = [
+  'CREATE',
+  'ALTER',
+  'DROP',
+  'SHOW',
+  'DESCRIBE',
+  'UPLOAD',
+  'BEGIN',
+  'COMMIT',
+  'ROLLBACK',
+] as const;
 const KINDS = [
   'SCHEMA',
   'WIRE',
@@ -74,7 +85,7 @@ const OPERATORS = [
 const FAMILIES: readonly Family[] = [
   {
     when: ['CREATE', 'ALTER', 'DROP'],
-    members: VERBS,
+    members: STATEMENT_KEYWORDS,
     phrase: 'a statement (CREATE, ALTER, DROP, SHOW, DESCRIBE, UPLOAD, BEGIN, COMMIT or ROLLBACK)',
     drop: [';', 'end of input'],
   },
@@ -120,17 +131,23 @@ export function isPeggySyntaxError(error: unknown): error is PeggySyntaxError {
 
 export function syntaxErrorToDiagnostic(error: PeggySyntaxError, context: SyntaxErrorContext): Diagnostic {
   const start = error.location.start;
-  const found = foundAt(context.text, start.offset);
-  const expected = describeExpected(error.expected ?? []);
-  let message =
-    expected.length > 0 ? `found ${found} but expected ${joinWords(expected)}` : `unexpected ${found}`;
-  if (isProtobufOrderError(context.text, start.offset, expected)) message += ` ${PROTOBUF_ORDER}`;
+  const message = error.expected === null ? error.message : expectedMessage(error, context.text);
   return {
     code: context.code ?? 'SR1001',
     severity: 'error',
     message,
     location: context.locate({ line: start.line, column: start.column }),
   };
+}
+
+/** `found X but expected Y`; the grammar's own messages (its `error()` calls) have no expectations. */
+function expectedMessage(error: PeggySyntaxError, text: string): string {
+  const start = error.location.start;
+  const found = foundAt(text, start.offset);
+  const expected = describeExpected(error.expected ?? []);
+  const message =
+    expected.length > 0 ? `found ${found} but expected ${joinWords(expected)}` : `unexpected ${found}`;
+  return isProtobufOrderError(text, start.offset, expected) ? `${message} ${PROTOBUF_ORDER}` : message;
 }
 
 /** A string, a `$jaq$` delimiter, a word or a two-character operator. */
@@ -145,8 +162,20 @@ export function foundAt(text: string, offset: number): string {
     String.fromCodePoint(rest.codePointAt(0) ?? 0);
   const shown = token.length > MAX_FOUND_LENGTH ? `${token.slice(0, MAX_FOUND_LENGTH - 1)}…` : token;
   if (shown.startsWith("'")) return shown.endsWith('…') ? `${shown}'` : shown;
-  if (/^\s$/.test(shown)) return JSON.stringify(shown);
+  if (/^[ \t\n\r]$/.test(shown)) return JSON.stringify(shown);
+  if (INVISIBLE.test(shown)) return codePoint(shown);
   return `'${shown}'`;
+}
+
+/**
+ * A character that looks like a blank or like nothing: a no-break or other Unicode space, a zero-width
+ * or other format character, a control character. Shown by its code point, such as U+00A0.
+ */
+const INVISIBLE = /^[\p{Z}\p{Cf}\p{Cc}]$/u;
+
+function codePoint(char: string): string {
+  const hex = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `U+${hex}`;
 }
 
 export function describeExpected(expectations: readonly PeggyExpectation[]): string[] {

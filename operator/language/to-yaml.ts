@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Document, isScalar, parseDocument, Scalar, visit } from 'yaml';
 import { kindDefinition, type GraphObject } from '../api/index.js';
 import type { Schema } from '../api/openapi.js';
+import { isPlainObject } from '../api/validate.js';
 
 const TOP_ORDER = ['apiVersion', 'kind', 'metadata', 'spec'];
 const METADATA_ORDER = ['name', 'namespace', 'labels', 'annotations'];
@@ -51,7 +52,7 @@ function orderBySchema(value: unknown, schema: Schema<unknown>): unknown {
   if (Array.isArray(value)) {
     return items === undefined ? value : value.map((element) => orderBySchema(element, items));
   }
-  if (!isRecord(value) || properties === undefined) return value;
+  if (!isPlainObject(value) || properties === undefined) return value;
   const ordered = orderKeys(value, Object.keys(properties));
   for (const [key, element] of Object.entries(ordered)) {
     const property = properties[key];
@@ -91,8 +92,4 @@ function readsBackAs(text: string, value: unknown): boolean {
   return [parseDocument(text, { schema: 'core' }), parseDocument(text, { version: '1.1' })].every(
     (read) => read.errors.length === 0 && isDeepStrictEqual(read.toJS(), value),
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

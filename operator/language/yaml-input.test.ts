@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { API_VERSION } from '../api/index.js';
 import { formatDiagnostic, type Diagnostic } from '../compiler/diagnostic.js';
+import { Declarations } from './declarations.js';
 import { loadYamlObjects } from './yaml-input.js';
 
 const FILE = 'graph.yaml';
@@ -237,9 +238,120 @@ spec:
       assert.ok(diagnostics.every((d) => d.code === 'SR1010'));
     });
 
+    it('a DataplaneNode: SR1011 saying it is a node report, not part of a graph', () => {
+      const text = `apiVersion: ${API_VERSION}\nkind: DataplaneNode\nmetadata: { name: node-1 }\nspec: { nodeName: n }\n`;
+      const { diagnostics } = loadYamlObjects(text, FILE);
+      assert.deepEqual(where(diagnostics), ['SR1011@2:1']);
+      assert.equal(
+        diagnostics[0]!.message,
+        'a DataplaneNode is a node report, written by the data plane, not part of a graph',
+      );
+    });
+
+    it('a wire schema named syslog, or a codec naming one: SR1002 (SYSLOG is predefined)', () => {
+      const text = `apiVersion: ${API_VERSION}
+kind: WireSchema
+metadata: { name: syslog }
+spec: { format: JSON, mode: STRICT, fields: [{ name: a, type: string }] }
+---
+apiVersion: ${API_VERSION}
+kind: Codec
+metadata: { name: c }
+spec: { from: WIRE_JSON, wireSchema: syslog, schema: s }
+`;
+      const { objects, diagnostics } = loadYamlObjects(text, FILE);
+      assert.deepEqual(where(diagnostics), ['SR1002@3:13', 'SR1002@9:26']);
+      assert.match(
+        diagnostics[0]!.message,
+        /^SYSLOG is the predefined syslog wire schema and cannot be declared/,
+      );
+      assert.deepEqual(
+        diagnostics.map((d) => d.path),
+        ['metadata.name', 'spec.wireSchema'],
+      );
+      assert.deepEqual(
+        objects.map((object) => object.kind),
+        ['WireSchema', 'Codec'],
+        'handed on with their diagnostics, like any object with problems',
+      );
+    });
+
+    it('objects already declared by other inputs: SR1014 across calls', () => {
+      const declared = new Declarations<unknown>();
+      assert.deepEqual(loadYamlObjects(relay('a'), 'one.yaml', { declared }).diagnostics, []);
+      const second = loadYamlObjects(relay('a'), 'two.yaml', { declared });
+      assert.deepEqual(where(second.diagnostics), ['SR1014@4:3']);
+      assert.match(second.diagnostics[0]!.message, /first declared at one\.yaml:4:3/);
+      assert.deepEqual(second.objects, []);
+    });
+
     it('without a file name the location still has line and column', () => {
       const { diagnostics } = loadYamlObjects(`${relay('a')}  colour: blue\n`);
       assert.deepEqual(diagnostics[0]!.location, { line: 8, column: 3 });
+    });
+  });
+
+  describe('expression text must be one expression (SR1015), so it cannot print as something else', () => {
+    const junction = (value: string) => `apiVersion: ${API_VERSION}
+kind: Junction
+metadata: { name: j }
+spec:
+  from: [a]
+  routes:
+    - to: b
+      set:
+        - field: x
+          value: ${value}
+      branching: UNBRANCHED
+      flush: IMMEDIATE
+      onMessageError:
+        action: SEND_TO
+        relay: errors
+        set: [{ field: why, value: error.message }]
+`;
+
+    it('a SET value holding more clauses: SR1015 at the token where the expression stops', () => {
+      const value = '"input.x, y = input.y FLUSH IMMEDIATE ON MESSAGE ERROR LOG TO c SET z = 1"';
+      const { objects, diagnostics } = loadYamlObjects(junction(value), FILE);
+      assert.deepEqual(where(diagnostics), ['SR1015@10:26']);
+      assert.deepEqual(diagnostics[0]!.object, { kind: 'Junction', name: 'j' });
+      assert.equal(diagnostics[0]!.path, 'spec.routes[0].set[0].value');
+      assert.match(diagnostics[0]!.message, /^the expression does not parse: found ',' but expected/);
+      assert.equal(objects.length, 1, 'handed on with its error, so the compiler rejects it too');
+    });
+
+    it('plain and literal-block text are located inside; escaped text at its start', () => {
+      assert.deepEqual(where(loadYamlObjects(junction('input.x +'), FILE).diagnostics), ['SR1015@10:27']);
+      const block = '|\n            upper(input.x)\n              AND AND';
+      assert.deepEqual(where(loadYamlObjects(junction(block), FILE).diagnostics), ['SR1015@12:19']);
+      const escaped = '"input.\\x78 +"';
+      assert.deepEqual(where(loadYamlObjects(junction(escaped), FILE).diagnostics), ['SR1015@10:18']);
+    });
+
+    it('CORRELATE WHERE and SEND TO handlers are checked too; good text loads', () => {
+      const handler = junction('input.x').replace('value: error.message', `value: "'unclosed"`);
+      assert.deepEqual(
+        loadYamlObjects(handler, FILE).diagnostics.map((d) => `${d.code} ${d.path}`),
+        ['SR1015 spec.routes[0].onMessageError.set[0].value'],
+      );
+      const correlator = `apiVersion: ${API_VERSION}
+kind: Correlator
+metadata: { name: c }
+spec:
+  left: a
+  right: b
+  where: "TRUE MATCH LATEST; CREATE RELAY evil SCHEMA s UNBRANCHED; --"
+  match: EARLIEST
+  maxTime: 30s
+  onTimeout: { left: { action: DROP }, right: { action: DROP } }
+  branching: UNBRANCHED
+  routes:
+    - { to: o, set: [{ field: id, value: left.id }], branching: UNBRANCHED, flush: IMMEDIATE, onMessageError: { action: LOG } }
+`;
+      const { diagnostics } = loadYamlObjects(correlator, FILE);
+      assert.deepEqual(where(diagnostics), ['SR1015@7:16']);
+      assert.equal(diagnostics[0]!.path, 'spec.where');
+      assert.deepEqual(loadYamlObjects(junction('upper(input.x) -- note'), FILE).diagnostics, []);
     });
   });
 });

@@ -12,9 +12,15 @@ import {
   type Node,
   type YAMLError,
 } from 'yaml';
-import { API_VERSION, type GraphObject } from '../api/index.js';
-import { parentPath, SourceMap, type Diagnostic, type SourceLocation } from '../compiler/diagnostic.js';
-import { checkDocument, duplicateDiagnostic } from './check-object.js';
+import { API_VERSION, isGraphKind, type GraphObject } from '../api/index.js';
+import { isPlainObject } from '../api/validate.js';
+import { SourceMap, type Diagnostic, type ObjectKey, type SourceLocation } from '../compiler/diagnostic.js';
+import { checkExpressionText } from './check-expression-text.js';
+import { checkDocument } from './check-object.js';
+import { Declarations } from './declarations.js';
+import { reservedNamesOf } from './reserved-names.js';
+import { locationAt } from './text-positions.js';
+import { offsetInScalar } from './yaml-scalar-position.js';
 
 export interface LoadedObjects {
   objects: GraphObject[];
@@ -34,27 +40,42 @@ const MAX_NESTING = 200;
 
 type Locations = Map<string, SourceLocation>;
 
-interface Loader {
-  at: (offset: number) => SourceLocation;
-  result: LoadedObjects;
-  /** Where each object (kind/namespace/name) was first declared, to report duplicates. */
-  seen: Map<string, SourceLocation | undefined>;
+/** One object's nodes by field path: where each starts, and the node holding each value. */
+interface NodeIndex {
+  locations: Locations;
+  values: Map<string, Node>;
 }
 
-export function loadYamlObjects(text: string, file?: string): LoadedObjects {
+interface Loader {
+  text: string;
+  at: (offset: number) => SourceLocation;
+  result: LoadedObjects;
+  declared: Declarations<unknown>;
+}
+
+export interface YamlOptions {
+  /**
+   * Objects declared so far, by other inputs (the CLI loads several files as one domain); an object
+   * declared again is SR1014. Each call adds what it loads.
+   */
+  declared?: Declarations<unknown>;
+}
+
+export function loadYamlObjects(text: string, file?: string, options: YamlOptions = {}): LoadedObjects {
   const lineCounter = new LineCounter();
   const loader: Loader = {
+    text,
     at: (offset) => {
       const { line, col } = lineCounter.linePos(offset);
       return file === undefined ? { line, column: col } : { file, line, column: col };
     },
     result: { objects: [], sourceMap: new SourceMap(), diagnostics: [] },
-    seen: new Map(),
+    declared: options.declared ?? new Declarations(),
   };
   const deep = deepNesting(text);
   if (deep !== undefined) {
     const message = `nests deeper than ${MAX_NESTING} levels (streamroute resources nest a few)`;
-    loader.result.diagnostics.push(yamlDiagnostic(message, positionOf(text, deep, file)));
+    loader.result.diagnostics.push(yamlDiagnostic(message, locationAt(text, deep, file)));
     return loader.result;
   }
   const documents = parseAllDocuments(text, {
@@ -117,46 +138,96 @@ function loadDocument(loader: Loader, document: Document.Parsed): void {
 
 /** `kind: List` (what `kubectl get -o yaml` prints) or a typed list such as `RelayList`. */
 function isList(value: unknown): value is { items: unknown[] } {
-  if (!isRecord(value) || !Array.isArray(value.items) || typeof value.kind !== 'string') return false;
+  if (!isPlainObject(value) || !Array.isArray(value.items) || typeof value.kind !== 'string') return false;
   return value.kind === 'List' || (value.apiVersion === API_VERSION && value.kind.endsWith('List'));
 }
 
+/**
+ * Every streamroute object is handed on, also one with problems (reported here, at their place): the
+ * compiler rejects it again, so the objects that refer to it wait for it instead of finding nothing.
+ * Only a document that names no object of ours (not ours, no name) stops here.
+ */
 function addObject(loader: Loader, value: unknown, node: unknown): void {
-  const locations = nodeLocations(loader.at, node);
-  const locate = (path: string) => locateIn(locations, path);
+  const nodes = indexNodes(loader.at, node);
+  const locate = (path: string) => SourceMap.locateIn(nodes.locations, path);
   const check = checkDocument(value, locate);
-  if (!check.ok) {
-    loader.result.diagnostics.push(...check.diagnostics);
-    return;
-  }
-  const { object } = check;
+  loader.result.diagnostics.push(
+    ...(check.ok ? textProblems(loader, check.object, nodes) : check.diagnostics),
+  );
+  const object = check.ok ? check.object : namedObject(value);
+  if (object === undefined) return;
   const key = { kind: object.kind, name: object.metadata.name };
-  const id = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
-  if (loader.seen.has(id)) {
-    loader.result.diagnostics.push(duplicateDiagnostic(key, locate('metadata.name'), loader.seen.get(id)));
+  const declaredKey = { ...key, namespace: object.metadata.namespace };
+  const duplicate = loader.declared.claim(declaredKey, object, locate('metadata.name'));
+  if (duplicate !== undefined) {
+    loader.result.diagnostics.push(duplicate);
     return;
   }
-  loader.seen.set(id, locate('metadata.name'));
-  for (const [path, location] of locations) loader.result.sourceMap.set(key, path, location);
+  for (const [path, location] of nodes.locations) loader.result.sourceMap.set(key, path, location);
   loader.result.objects.push(object);
 }
 
+/** A document of a graph kind of our API with a name, though it fails its checks; else undefined. */
+function namedObject(value: unknown): GraphObject | undefined {
+  if (!isPlainObject(value) || value.apiVersion !== API_VERSION) return undefined;
+  if (typeof value.kind !== 'string' || !isGraphKind(value.kind)) return undefined;
+  const { metadata } = value;
+  if (!isPlainObject(metadata) || typeof metadata.name !== 'string') return undefined;
+  const { namespace } = metadata;
+  return namespace === undefined || typeof namespace === 'string' ? (value as GraphObject) : undefined;
+}
+
 /**
- * Every node path of one object and where it starts. A mapping entry is located at its key: the line
- * reads `key: value`, and an unknown or missing field has no value to point at.
+ * What the kind's schema cannot see: a name reserved for the SYSLOG wire schema (SR1002), and expression
+ * text that is not exactly one expression (SR1015, at the place inside the text when it can be found).
  */
-function nodeLocations(at: (offset: number) => SourceLocation, root: unknown): Locations {
-  const locations: Locations = new Map();
-  if (isNode(root)) locations.set('', at(rangeStart(root)));
+function textProblems(loader: Loader, object: GraphObject, nodes: NodeIndex): Diagnostic[] {
+  const key: ObjectKey = { kind: object.kind, name: object.metadata.name };
+  const problem = (code: Diagnostic['code'], message: string, path: string, at?: SourceLocation) => {
+    const diagnostic: Diagnostic = { code, severity: 'error', message, object: key, path };
+    const location = at ?? SourceMap.locateIn(nodes.locations, path);
+    if (location !== undefined) diagnostic.location = location;
+    return diagnostic;
+  };
+  return [
+    ...reservedNamesOf(object).map(({ path, message }) => problem('SR1002', message, path)),
+    ...checkExpressionText(object).map(({ path, diagnostic }) => {
+      const message = `the expression does not parse: ${diagnostic.message}`;
+      return problem('SR1015', message, path, insideValue(loader, nodes.values.get(path), diagnostic));
+    }),
+  ];
+}
+
+/** Where a diagnostic about a value's text (line and column relative to the text) is in the file. */
+function insideValue(
+  loader: Loader,
+  node: Node | undefined,
+  diagnostic: Diagnostic,
+): SourceLocation | undefined {
+  if (node === undefined) return undefined;
+  const inner = diagnostic.location ?? { line: 1, column: 1 };
+  const offset = isScalar(node) ? offsetInScalar(loader.text, node, inner) : undefined;
+  return loader.at(offset ?? rangeStart(node));
+}
+
+/**
+ * Every node path of one object: where it starts, and the node holding its value. A mapping entry is
+ * located at its key: the line reads `key: value`, and an unknown or missing field has no value to
+ * point at.
+ */
+function indexNodes(at: (offset: number) => SourceLocation, root: unknown): NodeIndex {
+  const index: NodeIndex = { locations: new Map(), values: new Map() };
+  if (isNode(root)) index.locations.set('', at(rangeStart(root)));
   const walk = (node: unknown, path: string, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     for (const [childPath, child, located] of children(node, path)) {
-      locations.set(childPath, at(rangeStart(located)));
+      index.locations.set(childPath, at(rangeStart(located)));
+      if (isNode(child)) index.values.set(childPath, child);
       walk(child, childPath, depth + 1);
     }
   };
   walk(root, '', 0);
-  return locations;
+  return index;
 }
 
 /** The direct children of a map or sequence: their path, node, and the node that locates them. */
@@ -172,27 +243,12 @@ function children(node: unknown, path: string): [string, unknown, Node][] {
   });
 }
 
-function locateIn(locations: Locations, path: string): SourceLocation | undefined {
-  for (let prefix = path; ; prefix = parentPath(prefix)) {
-    const found = locations.get(prefix);
-    if (found !== undefined || prefix === '') return found;
-  }
-}
-
 function syntaxError(loader: Loader, error: YAMLError): Diagnostic {
   return yamlDiagnostic(error.message, loader.at(error.pos[0]));
 }
 
 function yamlDiagnostic(message: string, location: SourceLocation): Diagnostic {
   return { code: 'SR1010', severity: 'error', message: `not valid YAML: ${message}`, location };
-}
-
-/** Line and column of an offset, for input rejected before the parser (and its LineCounter) ran. */
-function positionOf(text: string, offset: number, file: string | undefined): SourceLocation {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return file === undefined ? { line, column } : { file, line, column };
 }
 
 /** `---` alone, or only comments, parses as a null scalar with no text. */
@@ -206,8 +262,4 @@ function isNode(value: unknown): value is Node {
 
 function rangeStart(node: Node): number {
   return node.range?.[0] ?? 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

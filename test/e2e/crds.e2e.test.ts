@@ -17,6 +17,7 @@ import {
   type KubeClients,
 } from '../support/kube-client.js';
 import { RULE_VIOLATIONS, violatingObject } from '../fixtures/rule-violations.js';
+import { validObject } from '../fixtures/valid-objects.js';
 import { GRAPH_KINDS } from '../../operator/api/index.js';
 import { getTable } from '../support/kube-client.js';
 
@@ -67,27 +68,38 @@ describe('CRDs on a real kube-apiserver', function () {
     });
   }
 
-  it('serves the printer columns kubectl get shows, filled for the example objects', async () => {
-    for (const definition of GRAPH_KINDS) {
-      const table = await getTable(
-        clients.server,
-        `/apis/streamroute.io/v1alpha1/namespaces/example-full/${definition.plural}`,
-      );
-      const columns = table.columnDefinitions.map((column) => column.name);
-      assert.deepEqual(
-        columns,
-        ['Name', ...definition.printerColumns.map((column) => column.name)],
-        definition.kind,
-      );
-      assert.ok(table.rows.length > 0, `examples/full has no ${definition.kind}`);
-      // The first spec column (e.g. Codec's From) is filled for every row.
-      const firstSpecColumn = definition.printerColumns.findIndex((column) =>
-        column.jsonPath.startsWith('.spec'),
-      );
-      if (firstSpecColumn >= 0) {
-        for (const row of table.rows) assert.notEqual(row.cells[firstSpecColumn + 1], '', definition.kind);
+  describe('printer columns', () => {
+    // Its own namespace and objects: this must not depend on what an earlier test created.
+    const namespace = 'printer-columns';
+    before(async () => {
+      await createNamespace(clients, namespace);
+      for (const object of exampleObjects(join(EXAMPLES, 'full'))) {
+        await clients.objects.create({ ...object, metadata: { ...object.metadata, namespace } });
       }
-    }
+    });
+
+    it('serves the printer columns kubectl get shows, filled for the example objects', async () => {
+      for (const definition of GRAPH_KINDS) {
+        const table = await getTable(
+          clients.server,
+          `/apis/streamroute.io/v1alpha1/namespaces/${namespace}/${definition.plural}`,
+        );
+        const columns = table.columnDefinitions.map((column) => column.name);
+        assert.deepEqual(
+          columns,
+          ['Name', ...definition.printerColumns.map((column) => column.name)],
+          definition.kind,
+        );
+        assert.ok(table.rows.length > 0, `examples/full has no ${definition.kind}`);
+        // The first spec column (e.g. Codec's From) is filled for every row.
+        const firstSpecColumn = definition.printerColumns.findIndex((column) =>
+          column.jsonPath.startsWith('.spec'),
+        );
+        if (firstSpecColumn >= 0) {
+          for (const row of table.rows) assert.notEqual(row.cells[firstSpecColumn + 1], '', definition.kind);
+        }
+      }
+    });
   });
 
   describe('CEL rules reject what their TypeScript twins reject', () => {
@@ -104,8 +116,17 @@ describe('CRDs on a real kube-apiserver', function () {
           (error: unknown) => apiFailure(error),
         );
         assert.equal(failure.code, 422);
+        // The same message at the same field as the twin: `spec.config.tlsKeyFile: Invalid value: …`.
+        assert.ok(failure.message.includes(`${violation.path}: `), failure.message);
         assert.ok(failure.message.includes(violation.message), failure.message);
       });
+    });
+
+    it('compares retry durations as durations, across units (1500ms is shorter than 2s)', async () => {
+      const object = validObject('Emitter', 'retry-units');
+      object.spec.retry = { backoff: '1500ms', max: '2s' };
+      const placed = { ...object, metadata: { name: 'retry-units', namespace: 'rules' } };
+      await clients.objects.create(placed);
     });
   });
 });

@@ -83,17 +83,30 @@ export const codecKind = defineKind({
         fieldPath: '.jaq',
       },
       {
-        rule: "self.from != 'SYSLOG' || !has(self.jaq) && !has(self.encodeRfc3339)",
-        message: 'a SYSLOG codec does not accept WITH JAQ TRANSFORMATIONS or ENCODE … AS RFC3339 rules',
+        rule: "self.from != 'SYSLOG' || !has(self.jaq)",
+        message: 'a SYSLOG codec does not accept WITH JAQ TRANSFORMATIONS',
         code: 'SR2012',
-        holds: (self) =>
-          self.from !== 'SYSLOG' || (self.jaq === undefined && self.encodeRfc3339 === undefined),
+        holds: (self) => self.from !== 'SYSLOG' || self.jaq === undefined,
+        fieldPath: '.jaq',
       },
       {
-        rule: "self.from != 'WIRE_JSON' || !has(self.jaq) && !has(self.encodeRfc3339)",
-        message: 'a wire schema codec does not accept WITH JAQ TRANSFORMATIONS or ENCODE … AS RFC3339 rules',
-        holds: (self) =>
-          self.from !== 'WIRE_JSON' || (self.jaq === undefined && self.encodeRfc3339 === undefined),
+        rule: "self.from != 'SYSLOG' || !has(self.encodeRfc3339)",
+        message: 'a SYSLOG codec does not accept ENCODE … AS RFC3339 rules',
+        code: 'SR2012',
+        holds: (self) => self.from !== 'SYSLOG' || self.encodeRfc3339 === undefined,
+        fieldPath: '.encodeRfc3339',
+      },
+      {
+        rule: "self.from != 'WIRE_JSON' || !has(self.jaq)",
+        message: 'a wire schema codec does not accept WITH JAQ TRANSFORMATIONS',
+        holds: (self) => self.from !== 'WIRE_JSON' || self.jaq === undefined,
+        fieldPath: '.jaq',
+      },
+      {
+        rule: "self.from != 'WIRE_JSON' || !has(self.encodeRfc3339)",
+        message: 'a wire schema codec does not accept ENCODE … AS RFC3339 rules',
+        holds: (self) => self.from !== 'WIRE_JSON' || self.encodeRfc3339 === undefined,
+        fieldPath: '.encodeRfc3339',
       },
     ],
   ),

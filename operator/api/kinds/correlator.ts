@@ -1,5 +1,5 @@
 // Correlator: joins a left and a right relay on a predicate (spec §2.7, §3.1).
-import { duration, expression, int, object, oneOf, optional, ref, routes, rules } from '../dsl.js';
+import { duration, expression, int, object, oneOf, optional, ref, route, routeList, rules } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
 export const DEFAULT_MAX_PENDING = 100000;
@@ -26,47 +26,47 @@ const timeoutAction = (side: string) =>
     ],
   );
 
+/** Correlator routes are set-only (spec §2.7): INHERIT is rejected at the route that writes it. */
+const correlatorRoute = rules(route, [
+  {
+    rule: '!has(self.inheritAll) || !self.inheritAll',
+    message: 'correlator routes are SET-only: INHERIT is rejected',
+    code: 'SR2020',
+    holds: (self) => self.inheritAll !== true,
+    fieldPath: '.inheritAll',
+  },
+]);
+
 export const correlatorKind = defineKind({
   kind: 'Correlator',
   plural: 'correlators',
   singular: 'correlator',
   shortNames: ['corr'],
   description: 'CREATE CORRELATOR: pairs records of two relays that satisfy a predicate.',
-  spec: rules(
-    object(
-      {
-        left: ref('Left relay'),
-        right: ref('Right relay'),
-        where: expression('CORRELATE WHERE: a boolean over left. and right.'),
-        match: oneOf(['EARLIEST', 'LATEST'] as const, 'Which pending candidate an arriving record takes.'),
-        maxTime: duration('MAX TIME: how long an unmatched record waits.'),
-        maxPending: optional(
-          int(
-            `Cap on pending records per side; beyond it the oldest is dropped and counted (default ${DEFAULT_MAX_PENDING}).`,
-            {
-              minimum: 1,
-              maximum: 100000000,
-            },
-          ),
+  spec: object(
+    {
+      left: ref('Left relay'),
+      right: ref('Right relay'),
+      where: expression('CORRELATE WHERE: a boolean over left. and right.'),
+      match: oneOf(['EARLIEST', 'LATEST'] as const, 'Which pending candidate an arriving record takes.'),
+      maxTime: duration('MAX TIME: how long an unmatched record waits.'),
+      maxPending: optional(
+        int(
+          `Cap on pending records per side; beyond it the oldest is dropped and counted (default ${DEFAULT_MAX_PENDING}).`,
+          {
+            minimum: 1,
+            maximum: 100000000,
+          },
         ),
-        onTimeout: object(
-          { left: timeoutAction('left'), right: timeoutAction('right') },
-          'ON CORRELATION TIMEOUT <left action>, <right action>.',
-        ),
-        branching: oneOf(['UNBRANCHED'] as const, 'Branching; only UNBRANCHED is supported.'),
-        routes,
-      },
-      'A correlator.',
-    ),
-    [
-      {
-        rule: 'self.routes.all(r, !has(r.inheritAll) || !r.inheritAll)',
-        message: 'correlator routes are SET-only: INHERIT is rejected',
-        code: 'SR2020',
-        holds: (self) => self.routes.every((route) => route.inheritAll !== true),
-        fieldPath: '.routes',
-      },
-    ],
+      ),
+      onTimeout: object(
+        { left: timeoutAction('left'), right: timeoutAction('right') },
+        'ON CORRELATION TIMEOUT <left action>, <right action>.',
+      ),
+      branching: oneOf(['UNBRANCHED'] as const, 'Branching; only UNBRANCHED is supported.'),
+      routes: routeList(correlatorRoute),
+    },
+    'A correlator.',
   ),
   printerColumns: [
     { name: 'Left', type: 'string', jsonPath: '.spec.left' },

@@ -10,9 +10,18 @@ import {
   oneOf,
   optional,
   ref,
+  rules,
 } from '../dsl.js';
 import { defineKind } from '../kind.js';
 import { runtimeColumns, runtimeStatus } from './ingestor-status.js';
+import { durationToMs } from '../../language/literals.js';
+
+/** A duration literal in milliseconds; throws for one the rule cannot read (the twin then says nothing). */
+function milliseconds(text: string): number {
+  const ms = durationToMs(text);
+  if (ms === undefined) throw new RangeError(`${text} is not a duration`);
+  return ms;
+}
 
 export const emitterKind = defineKind({
   kind: 'Emitter',
@@ -28,9 +37,20 @@ export const emitterKind = defineKind({
         'TO SYSLOG <client>.',
       ),
       mode: oneOf(['NO_ACK'] as const, 'Delivery mode; only NO_ACK is supported.'),
-      retry: object(
-        { backoff: duration('First retry delay.'), max: duration('Largest retry delay.') },
-        'RETRY POLICY BACKOFF <d> MAX <d>.',
+      retry: rules(
+        object(
+          { backoff: duration('First retry delay.'), max: duration('Largest retry delay.') },
+          'RETRY POLICY BACKOFF <d> MAX <d>.',
+        ),
+        [
+          {
+            // CEL's duration() reads every unit a duration literal may have (ms, s, m, h).
+            rule: 'duration(self.backoff) <= duration(self.max)',
+            message: 'RETRY POLICY BACKOFF must not be longer than MAX',
+            holds: (self) => milliseconds(self.backoff) <= milliseconds(self.max),
+            fieldPath: '.backoff',
+          },
+        ],
       ),
       codec: ref('Codec that encodes each record'),
       allowSensitive: optional(

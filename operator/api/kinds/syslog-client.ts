@@ -7,8 +7,12 @@ export const SYSLOG_FRAMINGS = ['octet-counting', 'non-transparent'] as const;
 export const DEFAULT_MAX_MESSAGE_SIZE = 131072;
 export const MAX_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
 
-/** host:port with a DNS name, an IPv4 address or a bracketed IPv6 address; the port is checked separately. */
-export const ADDR_PATTERN = '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):[0-9]{1,5}$';
+/**
+ * host:port with a DNS name, an IPv4 address or a bracketed IPv6 address, and a port without leading
+ * zeros from 1; the upper bound (65535) is checked beside the pattern.
+ */
+export const ADDR_PATTERN =
+  '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):[1-9][0-9]{0,4}$';
 
 const ADDR_REGEX = new RegExp(ADDR_PATTERN);
 
@@ -16,6 +20,44 @@ const tlsFile = (what: string) =>
   optional(
     str(`${what}. A path, usually {{ <mounted resource> }}/<file>.`, { minLength: 1, maxLength: 4096 }),
   );
+
+type SyslogConfig = {
+  protocol: string;
+  tlsCertFile?: string | undefined;
+  tlsKeyFile?: string | undefined;
+  tlsCaFile?: string | undefined;
+};
+
+type TlsProperty = 'tlsCertFile' | 'tlsKeyFile' | 'tlsCaFile';
+
+/** Each TLS property and its CONFIG key as statements write it (spec §2.8); messages name the key. */
+const TLS_KEYS: Readonly<Record<TlsProperty, string>> = {
+  tlsCertFile: 'tls_cert_file',
+  tlsKeyFile: 'tls_key_file',
+  tlsCaFile: 'tls_ca_file',
+};
+
+/** SR2035, one rule per key so that each names its key and points at it. */
+const tlsOnlyRule = (property: TlsProperty) => ({
+  rule: `self.protocol == 'tls' || !has(self.${property})`,
+  message: `${TLS_KEYS[property]} is only allowed with protocol tls`,
+  code: 'SR2035' as const,
+  holds: (self: SyslogConfig) => self.protocol === 'tls' || self[property] === undefined,
+  fieldPath: `.${property}`,
+});
+
+/**
+ * SR2034: the missing half of a certificate and key with protocol tls, reported at the missing key (on
+ * udp and tcp the present half is already SR2035).
+ */
+const pairRule = (present: TlsProperty, missing: TlsProperty) => ({
+  rule: `self.protocol != 'tls' || !has(self.${present}) || has(self.${missing})`,
+  message: `${TLS_KEYS[missing]} is required with ${TLS_KEYS[present]}`,
+  code: 'SR2034' as const,
+  holds: (self: SyslogConfig) =>
+    self.protocol !== 'tls' || self[present] === undefined || self[missing] !== undefined,
+  fieldPath: `.${missing}`,
+});
 
 export const syslogConfig = rules(
   object(
@@ -38,7 +80,7 @@ export const syslogConfig = rules(
   [
     {
       rule: `self.addr.matches('${ADDR_PATTERN.replaceAll('\\', '\\\\')}') && int(self.addr.substring(self.addr.lastIndexOf(':') + 1)) <= 65535`,
-      message: 'addr must be host:port with a port from 0 to 65535 (IPv6 in brackets: [::1]:514)',
+      message: 'addr must be host:port with a port from 1 to 65535 (IPv6 in brackets: [::1]:514)',
       code: 'SR2031',
       holds: (self) =>
         ADDR_REGEX.test(self.addr) && Number(self.addr.slice(self.addr.lastIndexOf(':') + 1)) <= 65535,
@@ -58,21 +100,11 @@ export const syslogConfig = rules(
       holds: (self) => self.protocol !== 'tls' || self.framing !== 'non-transparent',
       fieldPath: '.framing',
     },
-    {
-      rule: "self.protocol == 'tls' || !has(self.tlsCertFile) && !has(self.tlsKeyFile) && !has(self.tlsCaFile)",
-      message: 'tlsCertFile, tlsKeyFile and tlsCaFile are only allowed with protocol tls',
-      code: 'SR2035',
-      holds: (self) =>
-        self.protocol === 'tls' ||
-        (self.tlsCertFile === undefined && self.tlsKeyFile === undefined && self.tlsCaFile === undefined),
-    },
-    {
-      rule: 'has(self.tlsCertFile) == has(self.tlsKeyFile)',
-      message: 'tlsCertFile and tlsKeyFile must be given together',
-      code: 'SR2034',
-      holds: (self) => (self.tlsCertFile === undefined) === (self.tlsKeyFile === undefined),
-      fieldPath: '.tlsKeyFile',
-    },
+    tlsOnlyRule('tlsCertFile'),
+    tlsOnlyRule('tlsKeyFile'),
+    tlsOnlyRule('tlsCaFile'),
+    pairRule('tlsCertFile', 'tlsKeyFile'),
+    pairRule('tlsKeyFile', 'tlsCertFile'),
   ],
 );
 

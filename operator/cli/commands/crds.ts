@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderCrds } from '../../api/render-crds.js';
+import { ioError } from '../input-error.js';
 import { EXIT, type Output } from '../report.js';
 
 export function runCrds(options: { out?: string }, output: Output): number {
@@ -10,8 +11,19 @@ export function runCrds(options: { out?: string }, output: Output): number {
     output.out(crds.map(({ yaml }) => yaml).join('---\n'));
     return EXIT.ok;
   }
-  mkdirSync(options.out, { recursive: true });
-  for (const { fileName, yaml } of crds) writeFileSync(join(options.out, fileName), yaml);
+  try {
+    mkdirSync(options.out, { recursive: true });
+  } catch (error: unknown) {
+    throw ioError('cannot create directory', options.out, error);
+  }
+  for (const { fileName, yaml } of crds) {
+    const path = join(options.out, fileName);
+    try {
+      writeFileSync(path, yaml);
+    } catch (error: unknown) {
+      throw ioError('cannot write', path, error);
+    }
+  }
   output.err(`wrote ${crds.length} CRDs to ${options.out}`);
   return EXIT.ok;
 }
