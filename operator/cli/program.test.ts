@@ -5,8 +5,6 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { Diagnostic } from '../compiler/diagnostic.js';
-import { notReportedBefore } from './commands/compile.js';
 import { InputError } from './input-error.js';
 import { formatOf, readInput } from './inputs.js';
 import { runCli } from './program.js';
@@ -83,24 +81,6 @@ describe('streamroute CLI', () => {
     const result = await cli('validate', scratchFile('literal.sql', text));
     assert.equal(result.code, EXIT.invalid);
     assert.equal(result.err.match(/SR1003/g)?.length, 1, result.err);
-  });
-
-  it('keeps a compiler diagnostic only when no earlier one has its code, object and path', () => {
-    const object = { kind: 'Correlator', name: 'c' };
-    const parser: Diagnostic[] = [
-      { code: 'SR1003', severity: 'error', message: 'from the parser', object, path: 'spec.maxTime' },
-      { code: 'SR1001', severity: 'error', message: 'syntax' },
-    ];
-    const compiler: Diagnostic[] = [
-      { code: 'SR1003', severity: 'error', message: 'Correlator c: again', object, path: 'spec.maxTime' },
-      { code: 'SR1003', severity: 'error', message: 'another field', object, path: 'spec.other' },
-      { code: 'SR2001', severity: 'error', message: 'other code', object, path: 'spec.maxTime' },
-      { code: 'SR1001', severity: 'error', message: 'syntax' },
-    ];
-    assert.deepEqual(
-      notReportedBefore(compiler, parser).map((d) => d.message),
-      ['another field', 'other code', 'syntax'],
-    );
   });
 
   it('compiles to a Graph', async () => {

@@ -116,10 +116,13 @@ export function parentPath(path: string): string {
 }
 
 /** `FILE:LINE:COL: error CODE: message` (the CLI's format). */
+/** `FILE:LINE:COL`, as a diagnostic starts. */
+export function formatLocation(location: SourceLocation): string {
+  return `${location.file ?? '<input>'}:${location.line}:${location.column}`;
+}
+
 export function formatDiagnostic(diagnostic: Diagnostic): string {
-  const where = diagnostic.location
-    ? `${diagnostic.location.file ?? '<input>'}:${diagnostic.location.line}:${diagnostic.location.column}: `
-    : '';
+  const where = diagnostic.location ? `${formatLocation(diagnostic.location)}: ` : '';
   const what = diagnostic.object ? `${diagnostic.object.kind} ${diagnostic.object.name}` : '';
   const field = diagnostic.path ? `${what ? ' ' : ''}${diagnostic.path}` : '';
   const subject = what || field ? `${what}${field}: ` : '';

@@ -2,7 +2,12 @@
 // (yaml-input.ts) and the CLI across all its inputs: two declarations are of the same object when kind,
 // namespace and name are equal; the first is kept, and a later plain declaration is SR1014 at its name,
 // saying where the first one is.
-import type { Diagnostic, ObjectKey, SourceLocation } from '../compiler/diagnostic.js';
+import {
+  formatLocation,
+  type Diagnostic,
+  type ObjectKey,
+  type SourceLocation,
+} from '../compiler/diagnostic.js';
 
 export interface DeclaredKey extends ObjectKey {
   namespace?: string | undefined;
@@ -78,9 +83,4 @@ function duplicateDiagnostic(
   };
   if (location !== undefined) diagnostic.location = location;
   return diagnostic;
-}
-
-/** `FILE:LINE:COL`, as formatDiagnostic (operator/compiler/diagnostic.ts) starts a diagnostic. */
-function formatLocation(location: SourceLocation): string {
-  return `${location.file ?? '<input>'}:${location.line}:${location.column}`;
 }

@@ -1,5 +1,5 @@
 // `streamroute validate` and `streamroute compile`: the whole-graph compiler over statements and YAML.
-import type { Diagnostic, SourceLocation } from '../../compiler/diagnostic.js';
+import type { SourceLocation } from '../../compiler/diagnostic.js';
 import { compileDomain, type CompileResult } from '../../compiler/index.js';
 import { loadInputs, type InputFormat } from '../inputs.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
@@ -21,35 +21,15 @@ function compileInputs(paths: string[], options: CompileOptions, output: Output)
     resources: resourceDirectories(options.resource),
     reported: loaded.diagnostics,
   });
-  const compiled = notReportedBefore(result.diagnostics, loaded.diagnostics);
   const inStatements = (location: SourceLocation): boolean =>
     (options.format ?? formatByExtension(location.file)) === 'sql';
-  const diagnostics = loaded.sourceMap.attach([...loaded.diagnostics, ...compiled], inStatements);
+  const diagnostics = loaded.sourceMap.attach([...loaded.diagnostics, ...result.diagnostics], inStatements);
   return reportDiagnostics(diagnostics, output) ? undefined : result;
 }
 
 /** A file's format as its name tells it; stdin does not say. */
 function formatByExtension(file: string | undefined): InputFormat | undefined {
   return file === undefined || file === '<stdin>' ? undefined : file.endsWith('.sql') ? 'sql' : 'yaml';
-}
-
-/**
- * The compiler checks resources however they were written, so it finds again some problems the parser
- * already reported (a malformed duration or size: SR1003, SR1004). Each is shown once: a compiler
- * diagnostic with the code, object and field path of an earlier one is left out.
- */
-export function notReportedBefore(
-  diagnostics: readonly Diagnostic[],
-  earlier: readonly Diagnostic[],
-): Diagnostic[] {
-  const seen = new Set(earlier.map(sameProblem));
-  return diagnostics.filter(
-    (diagnostic) => diagnostic.object === undefined || !seen.has(sameProblem(diagnostic)),
-  );
-}
-
-function sameProblem({ code, object, path }: Diagnostic): string {
-  return JSON.stringify([code, object?.kind, object?.name, path]);
 }
 
 export function runValidate(paths: string[], options: CompileOptions, output: Output): number {
