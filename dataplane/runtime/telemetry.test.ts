@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import {
+  exampleStatements,
+  graphFromStatements,
+  harness,
+  utf8,
+} from '../../test/fixtures/graph-from-statements.js';
+import { METRICS, readCounter } from './telemetry.js';
+
+describe('telemetry', () => {
+  it('counts payloads, records in and out, and message errors per component', async () => {
+    const h = harness(graphFromStatements(exampleStatements('quickstart'), 'shop'));
+    const ingest = h.topology.ingestors.get('orders-in')!;
+    const good = utf8({ order_id: 'o-1', amount: 1 });
+    const bad = utf8('{"order_id": 1, "amount": 1}');
+    await ingest.ingest(good, {});
+    await ingest.ingest(good, {});
+    await ingest.ingest(bad, {});
+    const ingestor = { domain: 'shop', kind: 'http-ingestor', name: 'orders-in' };
+    const relay = { domain: 'shop', kind: 'relay', name: 'orders' };
+    const read = (metric: string, labels: Record<string, string>): Promise<number> =>
+      readCounter(h.registry, metric, labels);
+    assert.deepEqual(
+      {
+        payloads: await read(METRICS.payloads.name, ingestor),
+        bytes: await read(METRICS.payloadBytes.name, ingestor),
+        decoded: await read(METRICS.recordsIn.name, ingestor),
+        routed: await read(METRICS.recordsOut.name, ingestor),
+        mistyped: await read(METRICS.messageErrors.name, { ...ingestor, reason: 'SR3005' }),
+        relayIn: await read(METRICS.recordsIn.name, relay),
+        relayOut: await read(METRICS.recordsOut.name, relay), // to the harness's recorder
+      },
+      {
+        payloads: 3,
+        bytes: 2 * good.byteLength + bad.byteLength,
+        decoded: 2,
+        routed: 2,
+        mistyped: 1,
+        relayIn: 2,
+        relayOut: 2,
+      },
+    );
+  });
+
+  it('names every counter *_total and labels it with names and codes only', async () => {
+    const h = harness(graphFromStatements(exampleStatements('quickstart'), 'shop'));
+    await h.topology.ingestors
+      .get('orders-in')!
+      .ingest(utf8('{"order_id": "SECRET", "amount": "SECRET"}'), {});
+    const metrics = await h.registry.getMetricsAsJSON();
+    assert.ok(metrics.length > 0);
+    for (const metric of metrics) {
+      assert.match(metric.name, /^streamroute_[a-z_]+_total$/);
+      for (const value of metric.values) {
+        assert.deepEqual(
+          Object.keys(value.labels).sort(),
+          Object.keys(value.labels).includes('reason')
+            ? ['domain', 'kind', 'name', 'reason']
+            : ['domain', 'kind', 'name'],
+        );
+      }
+    }
+    assert.doesNotMatch(await h.registry.metrics(), /SECRET/);
+    assert.doesNotMatch(JSON.stringify(h.logs), /SECRET/);
+  });
+});

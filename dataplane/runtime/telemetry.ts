@@ -1,0 +1,225 @@
+// Typed telemetry events of the runtime: each one both logs (pino) and counts (prom-client). Counters end
+// in `_total` and carry only bounded labels — domain, component kind, component name and, for errors and
+// drops, a reason (an error code or a drop reason) — never a value. Logs carry names, codes, reasons
+// (which never quote payloads) and sizes. One prom-client Registry per node is passed in, so tests and the
+// admin API read the same counters; building a topology twice (hot reload) counts on in the same ones.
+// Per-record counts are plain numbers that prom-client collects on scrape (see CounterSink).
+import type { Logger } from 'pino';
+import { Counter, type Registry } from 'prom-client';
+import type { MessageError } from './errors.js';
+
+export type ComponentKind =
+  'http-ingestor' | 'syslog-ingestor' | 'relay' | 'junction' | 'correlator' | 'emitter' | 'subscriber';
+
+/** Why a record was lost. Every loss is one of these, counted and logged. */
+export const DROP_REASONS = [
+  'error_record_failed', // an ON MESSAGE ERROR SEND TO record could not be built; it is never re-routed
+  'consumer_failed', // a relay consumer threw while taking a record
+  'max_pending', // a correlator side was full and dropped its oldest pending record
+  'correlation_timeout', // a correlator timed a record out with DROP
+  'subscriber_overflow', // a slow subscriber's buffer dropped its oldest record
+  'quiesce_overflow', // an ingestor's quiesce buffer was full
+  'stopped', // a component stopped (hot reload, shutdown) while holding the record
+] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+
+const LABELS = ['domain', 'kind', 'name'] as const;
+const REASON_LABELS = [...LABELS, 'reason'] as const;
+
+export const METRICS = {
+  payloads: { name: 'streamroute_payloads_total', help: 'Payloads an ingestor received' },
+  payloadBytes: {
+    name: 'streamroute_payload_bytes_total',
+    help: 'Bytes of the payloads an ingestor received',
+  },
+  recordsIn: { name: 'streamroute_records_in_total', help: 'Records a component received' },
+  recordsOut: { name: 'streamroute_records_out_total', help: 'Records a component delivered' },
+  messageErrors: {
+    name: 'streamroute_message_errors_total',
+    help: 'Messages that failed (reason: the error code), handled by ON MESSAGE ERROR',
+  },
+  drops: { name: 'streamroute_drops_total', help: 'Records lost, by reason' },
+  generalErrors: { name: 'streamroute_general_errors_total', help: 'General failures of a component' },
+} as const;
+
+type MetricKey = keyof typeof METRICS;
+/** Counted on every record: kept as plain numbers and handed to prom-client when it collects. */
+type HotKey = 'payloads' | 'payloadBytes' | 'recordsIn' | 'recordsOut';
+type ReasonKey = 'messageErrors' | 'drops' | 'generalErrors';
+const HOT_KEYS: readonly HotKey[] = ['payloads', 'payloadBytes', 'recordsIn', 'recordsOut'];
+
+/**
+ * The counters of one registry. prom-client hashes the labels on every `inc`, which would cost more than
+ * routing a record, so components count per-record events in plain numbers and the counters' `collect`
+ * (run by every scrape and `get()`) adds them. Components are kept by domain, kind and name, so a
+ * topology built again (hot reload) counts on in the same component.
+ */
+class CounterSink {
+  readonly counters: Record<MetricKey, Counter>;
+  readonly #components = new Map<string, ComponentTelemetry>();
+
+  constructor(registry: Registry) {
+    const collect = (): void => this.flush();
+    const make = (key: MetricKey): Counter => {
+      const { name, help } = METRICS[key];
+      const reason = key === 'messageErrors' || key === 'drops' || key === 'generalErrors';
+      return new Counter({
+        name,
+        help,
+        labelNames: [...(reason ? REASON_LABELS : LABELS)],
+        registers: [registry],
+        ...(reason ? {} : { collect }),
+      });
+    };
+    this.counters = {
+      payloads: make('payloads'),
+      payloadBytes: make('payloadBytes'),
+      recordsIn: make('recordsIn'),
+      recordsOut: make('recordsOut'),
+      messageErrors: make('messageErrors'),
+      drops: make('drops'),
+      generalErrors: make('generalErrors'),
+    };
+  }
+
+  component(options: TelemetryOptions, kind: ComponentKind, name: string): ComponentTelemetry {
+    const key = `${options.domain}\u0000${kind}\u0000${name}`;
+    let component = this.#components.get(key);
+    if (component === undefined) {
+      component = new ComponentTelemetry(this, options, kind, name);
+      this.#components.set(key, component);
+    }
+    return component;
+  }
+
+  flush(): void {
+    for (const component of this.#components.values()) component.flush();
+  }
+}
+
+const SINKS = new WeakMap<Registry, CounterSink>();
+
+function sinkOf(registry: Registry): CounterSink {
+  let sink = SINKS.get(registry);
+  if (sink === undefined) {
+    sink = new CounterSink(registry);
+    SINKS.set(registry, sink);
+  }
+  return sink;
+}
+
+export interface TelemetryOptions {
+  registry: Registry;
+  logger: Logger;
+  domain: string;
+}
+
+export class Telemetry {
+  constructor(readonly options: TelemetryOptions) {}
+
+  /** The events of one component; the same object for the same domain, kind and name. */
+  component(kind: ComponentKind, name: string): ComponentTelemetry {
+    return sinkOf(this.options.registry).component(this.options, kind, name);
+  }
+}
+
+/** A message error, as an ON MESSAGE ERROR policy reports it. */
+export interface MessageErrorEvent {
+  error: MessageError;
+  /** The route's target relay (`to`), to tell several routes of one component apart. */
+  route: string;
+  /** LOG logs at warn; SEND_TO routes the error as a record, so the log is at debug. */
+  policy: 'LOG' | 'SEND_TO';
+}
+
+/** The events of one component, with its counters bound to its labels. */
+export class ComponentTelemetry {
+  readonly #sink: CounterSink;
+  readonly #logger: Logger;
+  readonly #labels: [string, string, string];
+  readonly #pending: Record<HotKey, number> = { payloads: 0, payloadBytes: 0, recordsIn: 0, recordsOut: 0 };
+  readonly #bound = new Map<string, Counter.Internal>();
+
+  constructor(
+    sink: CounterSink,
+    options: TelemetryOptions,
+    readonly kind: ComponentKind,
+    readonly name: string,
+  ) {
+    this.#sink = sink;
+    this.#labels = [options.domain, kind, name];
+    this.#logger = options.logger.child({ domain: options.domain, kind, name });
+  }
+
+  payloadReceived(bytes: number): void {
+    this.#pending.payloads += 1;
+    this.#pending.payloadBytes += bytes;
+  }
+
+  recordsIn(count = 1): void {
+    this.#pending.recordsIn += count;
+  }
+
+  recordsOut(count = 1): void {
+    this.#pending.recordsOut += count;
+  }
+
+  messageError({ error, route, policy }: MessageErrorEvent): void {
+    this.#countReason('messageErrors', error.code);
+    const fields = { code: error.code, reason: error.reason, route };
+    if (policy === 'LOG') this.#logger.warn(fields, 'message error');
+    else this.#logger.debug(fields, 'message error sent to an error relay');
+  }
+
+  /** A record lost for `reason`; `detail` says what happened (names and codes only). */
+  drop(reason: DropReason, detail: string, extra: Record<string, string | number> = {}): void {
+    this.#countReason('drops', reason);
+    this.#logger.warn({ ...extra, reason, detail }, 'record dropped');
+  }
+
+  /** A failure of the component itself (ON GENERAL ERROR LOG); `code` is bounded, `detail` names no values. */
+  generalError(code: string, detail: string): void {
+    this.#countReason('generalErrors', code);
+    this.#logger.error({ code, detail }, 'general error');
+  }
+
+  /** Hands the per-record counts to prom-client (called when it collects). */
+  flush(): void {
+    for (const key of HOT_KEYS) {
+      const value = this.#pending[key];
+      if (value === 0) continue;
+      this.#pending[key] = 0;
+      this.#child(key, key).inc(value);
+    }
+  }
+
+  #countReason(key: ReasonKey, reason: string): void {
+    this.#child(`${key}/${reason}`, key, reason).inc();
+  }
+
+  #child(cacheKey: string, key: MetricKey, reason?: string): Counter.Internal {
+    let child = this.#bound.get(cacheKey);
+    if (child === undefined) {
+      const counter = this.#sink.counters[key];
+      child =
+        reason === undefined ? counter.labels(...this.#labels) : counter.labels(...this.#labels, reason);
+      this.#bound.set(cacheKey, child);
+    }
+    return child;
+  }
+}
+
+/** The value of one counter for the given labels (0 when it never counted); for tests and the admin API. */
+export async function readCounter(
+  registry: Registry,
+  metric: string,
+  labels: Record<string, string>,
+): Promise<number> {
+  const found = registry.getSingleMetric(metric);
+  if (found === undefined) return 0;
+  const { values } = await found.get();
+  const matches = values.filter((value) =>
+    Object.entries(labels).every(([label, wanted]) => value.labels[label] === wanted),
+  );
+  return matches.reduce((sum, value) => sum + value.value, 0);
+}

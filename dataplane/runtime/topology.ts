@@ -1,0 +1,201 @@
+// A Graph (already checked by loadGraph) built into running parts: relays, the entry of every ingestor,
+// junctions and correlators wired to their relays, and `onRecord` for subscribers. Building either gives
+// the whole topology or every reason it cannot run — a codec kind not supported yet, an expression
+// without types, emitters (not wired yet) — so the caller refuses the graph and keeps the one it has.
+//
+// Nothing flows until a source calls an ingestor's `ingest`; `stop()` detaches everything and stops the
+// correlators (their pending records are counted as dropped).
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createCodec, type Codec } from '../codecs/codec.js';
+import type { Graph, GraphRoute, GraphSchema } from '../graph/types.js';
+import type { Clock } from './clock.js';
+import { CorrelatorNode } from './correlator-node.js';
+import { Ingestor, type IngestorEntry, type IngestorKind } from './ingestor.js';
+import { Junction } from './junction.js';
+import { Relay, type RecordListener } from './relay.js';
+import { Route } from './route.js';
+import { GraphBuildError, type ExpressionOptions } from './scope.js';
+import { Telemetry, type ComponentKind, type ComponentTelemetry } from './telemetry.js';
+import { Instant } from './values.js';
+
+export interface TopologyDeps {
+  /** The node's registry: counters of every domain and every graph version land there. */
+  registry: Registry;
+  logger: Logger;
+  /** Correlator timers (monotonic). */
+  clock: Clock;
+  /** The wall clock `now()` reads; `Date.now()` (millisecond precision) when absent. */
+  now?: () => Instant;
+}
+
+export interface Topology {
+  readonly domain: string;
+  readonly relays: ReadonlyMap<string, Relay>;
+  /** HTTP and syslog ingestors by name (the names are unique across both kinds, SR2060). */
+  readonly ingestors: ReadonlyMap<string, IngestorEntry>;
+  readonly junctions: ReadonlyMap<string, Junction>;
+  readonly correlators: ReadonlyMap<string, CorrelatorNode>;
+  /** Calls `listener` with every record placed on `relay`; returns the unsubscribe function. */
+  onRecord(relay: string, listener: RecordListener, label?: string): () => void;
+  stop(): void;
+}
+
+export type BuildResult = { ok: true; topology: Topology } | { ok: false; errors: string[] };
+
+export function buildTopology(graph: Graph, deps: TopologyDeps): BuildResult {
+  const builder = new TopologyBuilder(graph, deps);
+  const parts = builder.build();
+  if (builder.errors.length > 0) return { ok: false, errors: builder.errors };
+  for (const junction of parts.junctions.values()) junction.start();
+  for (const correlator of parts.correlators.values()) correlator.start();
+  const { relays } = parts;
+  return {
+    ok: true,
+    topology: {
+      domain: graph.domain,
+      ...parts,
+      onRecord(relay, listener, label = 'subscriber') {
+        const found = relays.get(relay);
+        if (found === undefined) throw new RangeError(`domain ${graph.domain} has no relay ${relay}`);
+        return found.subscribe(label, listener);
+      },
+      stop() {
+        for (const junction of parts.junctions.values()) junction.stop();
+        for (const correlator of parts.correlators.values()) correlator.stop();
+      },
+    },
+  };
+}
+
+type Parts = Pick<Topology, 'relays' | 'ingestors' | 'junctions' | 'correlators'>;
+
+/** What every part's routes need. */
+interface PartContext {
+  relays: ReadonlyMap<string, Relay>;
+  telemetry: ComponentTelemetry;
+  expressions: ExpressionOptions;
+}
+
+/** Builds every part it can and collects why the others cannot be built. */
+class TopologyBuilder {
+  readonly errors: string[] = [];
+  readonly #graph: Graph;
+  readonly #clock: Clock;
+  readonly #telemetry: Telemetry;
+  readonly #expressions: ExpressionOptions;
+  readonly #relays = new Map<string, Relay>();
+  /** Codecs are stateless: ingestors using the same one share it. */
+  readonly #codecs = new Map<string, Codec>();
+
+  constructor(graph: Graph, deps: TopologyDeps) {
+    this.#graph = graph;
+    this.#clock = deps.clock;
+    this.#telemetry = new Telemetry({ registry: deps.registry, logger: deps.logger, domain: graph.domain });
+    this.#expressions = { now: deps.now ?? (() => Instant.fromMillis(Date.now())) };
+  }
+
+  build(): Parts {
+    const graph = this.#graph;
+    for (const [name, spec] of Object.entries(graph.relays)) {
+      const schema = this.#attempt(`relay ${name}`, () => schemaOf(graph, spec.schema));
+      if (schema !== undefined)
+        this.#relays.set(name, new Relay(name, schema, this.#component('relay', name)));
+    }
+    const ingestors = new Map<string, IngestorEntry>();
+    const http = Object.entries(graph.httpIngestors).map(
+      ([name, spec]) => [name, 'http-ingestor', spec] as const,
+    );
+    const syslog = Object.entries(graph.syslogIngestors).map(
+      ([name, spec]) => [name, 'syslog-ingestor', spec] as const,
+    );
+    for (const [name, kind, spec] of [...http, ...syslog]) {
+      const built = this.#attempt(`${kind} ${name}`, () => this.#ingestor(name, kind, spec));
+      if (built !== undefined) ingestors.set(name, built);
+    }
+    const junctions = this.#each(
+      graph.junctions,
+      'junction',
+      (name, spec, context) => new Junction(name, spec, context),
+    );
+    const correlators = this.#each(
+      graph.correlators,
+      'correlator',
+      (name, spec, context) => new CorrelatorNode(name, spec, { ...context, clock: this.#clock }),
+    );
+    for (const name of Object.keys(graph.emitters)) {
+      this.errors.push(`emitter ${name}: emitters are not wired into this data plane yet`);
+    }
+    return { relays: this.#relays, ingestors, junctions, correlators };
+  }
+
+  #ingestor(name: string, kind: IngestorKind, spec: { codec: string; routes: GraphRoute[] }): Ingestor {
+    const codec = this.#codec(spec.codec);
+    const telemetry = this.#component(kind, name);
+    const context = {
+      ...this.#context(telemetry),
+      source: codec.schema,
+      payloadVisible: !codec.schema.fields.some((field) => field.sensitive),
+    };
+    const routes = spec.routes.map((route) => new Route(route, context));
+    return new Ingestor(name, kind, { codec, routes, telemetry });
+  }
+
+  #codec(name: string): Codec {
+    const existing = this.#codecs.get(name);
+    if (existing !== undefined) return existing;
+    const spec = this.#graph.codecs[name];
+    if (spec === undefined) throw new GraphBuildError(`no codec ${name}`);
+    const made = createCodec(spec, schemaOf(this.#graph, spec.schema));
+    if (!made.ok) throw new GraphBuildError(`codec ${name}: ${made.error}`);
+    this.#codecs.set(name, made.codec);
+    return made.codec;
+  }
+
+  #each<S, T>(
+    specs: Record<string, S>,
+    kind: 'junction' | 'correlator',
+    make: (name: string, spec: S, context: PartContext) => T,
+  ): Map<string, T> {
+    const built = new Map<string, T>();
+    for (const [name, spec] of Object.entries(specs)) {
+      const part = this.#attempt(`${kind} ${name}`, () =>
+        make(name, spec, this.#context(this.#component(kind, name))),
+      );
+      if (part !== undefined) built.set(name, part);
+    }
+    return built;
+  }
+
+  #context(telemetry: ComponentTelemetry): PartContext {
+    return { relays: this.#relays, telemetry, expressions: this.#expressions };
+  }
+
+  #component(kind: ComponentKind, name: string): ComponentTelemetry {
+    return this.#telemetry.component(kind, name);
+  }
+
+  #attempt<T>(where: string, build: () => T): T | undefined {
+    try {
+      return build();
+    } catch (error: unknown) {
+      if (!(error instanceof GraphBuildError)) throw error;
+      this.errors.push(`${where}: ${error.message}`);
+      return undefined;
+    }
+  }
+}
+
+function schemaOf(graph: Graph, name: string): GraphSchema {
+  const schema = graph.schemas[name];
+  // loadGraph checked every reference; an unknown schema here is a graph that skipped it.
+  if (schema === undefined) throw new GraphBuildError(`no schema ${name}`);
+  return schema;
+}
+
+/** Milliseconds since the epoch (fractional) as an Instant, to the nanosecond. */
+export function instantOf(millis: number): Instant {
+  const whole = Math.floor(millis);
+  const nanos = Math.round((millis - whole) * 1_000_000);
+  return new Instant(BigInt(whole) * 1_000_000n + BigInt(nanos));
+}

@@ -1,0 +1,92 @@
+// An HTTP ingestor as the listener sees it: the runtime's `ingest(payload, metadata)` behind the ingestor's
+// ON QUIESCE policy. While quiesced the listener keeps answering 202 (spec §3.3: reading continues) and the
+// bodies are buffered up to MAX SIZE or dropped, each drop counted with its reason; on resume the buffer
+// is delivered in order. Hot reload can `retarget` the buffer to the swapped component before resuming.
+import type { GraphHttpIngestor } from '../../graph/types.js';
+import type { Value } from '../../runtime/values.js';
+import { QuiesceBuffer, type BufferingPolicy, type QuiesceState } from '../quiesce-buffer.js';
+import type { HttpMetadata, HttpTarget } from './target.js';
+import type { HttpTelemetry } from './telemetry.js';
+
+/**
+ * The runtime's per-ingestor entry (`IngestorEntry.ingest`): fire-and-forget, decode errors go to the
+ * route's error policy. An asynchronous codec may return a promise; it never rejects and is not awaited.
+ */
+export type IngestFn = (
+  payload: Uint8Array,
+  metadata: Readonly<Record<string, Value>>,
+) => void | Promise<void>;
+
+export interface IngestTarget extends HttpTarget {
+  readonly state: QuiesceState;
+  quiesce(): void;
+  /** Delivers what was buffered, in order; resolves when the buffer is empty. */
+  resume(): Promise<void>;
+  /** Later bodies, and the buffer on resume, go to `ingest` (a swapped component). */
+  retarget(ingest: IngestFn): void;
+  /** Drops the buffer (counted, reason `stopped`); later bodies are dropped too. */
+  stop(): void;
+}
+
+export interface IngestTargetOptions {
+  /** Unique per node, e.g. `<domain>/<ingestor>`. */
+  name: string;
+  ingestor: Pick<GraphHttpIngestor, 'maxBodyBytes' | 'quiesce'>;
+  ingest: IngestFn;
+  telemetry: HttpTelemetry;
+}
+
+interface Pending {
+  body: Uint8Array;
+  metadata: HttpMetadata;
+}
+
+/**
+ * SUSPEND (stop reading) has no meaning for HTTP and the compiler rejects it for HTTP ingestors (SR1013);
+ * a graph that carries it anyway gets DROP, whose losses are counted, rather than an unbounded buffer.
+ */
+export function httpBufferingPolicy(quiesce: GraphHttpIngestor['quiesce']): BufferingPolicy {
+  return quiesce.action === 'SUSPEND' ? { action: 'DROP' } : quiesce;
+}
+
+export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
+  const { name, telemetry } = options;
+  let ingest = options.ingest;
+  const buffer = new QuiesceBuffer<Pending>({
+    policy: httpBufferingPolicy(options.ingestor.quiesce),
+    sizeOf: (pending) => pending.body.byteLength,
+    deliver: (pending) => void ingest(pending.body, pending.metadata),
+    onDrop: (reason, bytes) => telemetry.quiesceDropped(name, reason, bytes),
+  });
+  let droppedAtQuiesce = 0;
+  return {
+    name,
+    maxBodyBytes: options.ingestor.maxBodyBytes,
+    get state() {
+      return buffer.state;
+    },
+    deliver(body, metadata) {
+      buffer.offer({ body, metadata });
+    },
+    quiesce() {
+      if (buffer.state === 'open') droppedAtQuiesce = countDropped(buffer);
+      buffer.quiesce();
+    },
+    async resume() {
+      if (buffer.state !== 'quiesced') return buffer.resume();
+      const buffered = buffer.buffered.items;
+      await buffer.resume();
+      telemetry.quiesceResumed(name, buffered, countDropped(buffer) - droppedAtQuiesce);
+    },
+    retarget(next) {
+      ingest = next;
+    },
+    stop: () => void buffer.stop(),
+  };
+}
+
+function countDropped(buffer: QuiesceBuffer<Pending>): number {
+  let total = 0;
+  for (const entry of buffer.dropped.values()) total += entry.items;
+  return total;
+}

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { recordingTarget, route } from '../../../test/fixtures/http-ingestion.js';
+import { chunked, RawConnection, waitFor } from '../../../test/support/raw-http.js';
+import { HttpIngestion } from './http-ingestion.js';
+import { HttpTelemetry } from './telemetry.js';
+
+/** A node at trace level whose log lines are kept. */
+async function loggingNode() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const registry = new Registry();
+  const telemetry = new HttpTelemetry(pino({ level: 'trace' }, sink), registry);
+  const ingestion = new HttpIngestion({
+    httpAddress: { host: '127.0.0.1', port: 0 },
+    httpsAddress: { host: '127.0.0.1', port: 0 },
+    tls: { readMountedFile: () => Buffer.from('-----BEGIN PRIVATE KEY-----\nSECRETKEYMATERIAL\n') },
+    telemetry,
+  });
+  const { port } = await ingestion.start();
+  return { lines, registry, telemetry, ingestion, port: port! };
+}
+
+describe('HTTP telemetry', () => {
+  it('logs names, statuses, codes and sizes, never bodies, header values, hosts, paths or key material', async () => {
+    const node = await loggingNode();
+    const secret = 'SECRET-PAYLOAD-4711';
+    const target = recordingTarget('d/in', 64);
+    node.ingestion.setRoutes([
+      route(target, ['localhost'], '/in'),
+      route(recordingTarget('d/tls'), ['pay.example.com'], '/in', {
+        certFile: { resource: 'pki', version: 1, file: 'tls.crt' },
+        keyFile: { resource: 'pki', version: 1, file: 'tls.key' },
+      }),
+    ]);
+    const requests: Parameters<RawConnection['request']>[0][] = [
+      { host: 'localhost', path: '/in', headers: { 'Content-Type': secret }, body: secret },
+      { host: `${secret}.example.com`, path: '/in', body: secret },
+      { host: 'localhost', path: `/${secret}`, body: secret },
+      { method: 'GET', host: 'localhost', path: '/in' },
+      { host: 'localhost', path: '/in', body: secret.repeat(10) },
+      {
+        host: 'localhost',
+        path: '/in',
+        headers: { 'Transfer-Encoding': 'chunked' },
+        body: chunked([secret.repeat(10)]),
+      },
+    ];
+    for (const request of requests) {
+      const connection = await RawConnection.connect(node.port);
+      await connection.request(request);
+      connection.destroy();
+    }
+    const aborted = await RawConnection.connect(node.port);
+    aborted.write(`POST /in HTTP/1.1\r\nHost: localhost\r\nContent-Length: 60\r\n\r\n${secret}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    aborted.destroy();
+    await waitFor(() => node.telemetry.countsOf('d/in').aborted === 1);
+    const bad = await RawConnection.connect(node.port);
+    bad.write(`POST /in HTTP/1.1\r\nHost: localhost\r\nX-${secret}: ${secret}\x01\r\n\r\n`);
+    await bad.closedByPeer();
+    await node.ingestion.stop(0);
+
+    const log = node.lines.join('');
+    for (const event of [
+      'http_listening',
+      'http_routes_applied',
+      'http_route_problem',
+      'http_request_rejected',
+      'http_request_aborted',
+      'http_client_error',
+      'http_stopped',
+    ])
+      assert.match(log, new RegExp(`"event":"${event}"`));
+    assert.doesNotMatch(log, /SECRET/);
+    assert.doesNotMatch(log, /BEGIN/);
+  });
+
+  it('exposes Prometheus counters per listener and per ingestor', async () => {
+    const node = await loggingNode();
+    node.ingestion.setRoutes([route(recordingTarget('d/in', 4), ['localhost'], '/in')]);
+    const connection = await RawConnection.connect(node.port);
+    await connection.request({ host: 'localhost', path: '/in', body: 'abc' });
+    await connection.request({ host: 'localhost', path: '/nope', body: 'abc' });
+    await connection.request({ host: 'localhost', path: '/in', body: 'abcde' });
+    connection.destroy();
+    await node.ingestion.stop(0);
+    const metrics = await node.registry.metrics();
+    for (const line of [
+      'streamroute_http_responses_total{listener="http",status="202",reason="accepted"} 1',
+      'streamroute_http_responses_total{listener="http",status="404",reason="unknown_path"} 1',
+      'streamroute_http_responses_total{listener="http",status="413",reason="body_too_large"} 1',
+      'streamroute_http_ingestor_requests_total{ingestor="d/in"} 1',
+      'streamroute_http_ingestor_received_bytes_total{ingestor="d/in"} 3',
+      'streamroute_http_ingestor_too_large_total{ingestor="d/in"} 1',
+    ])
+      assert.ok(metrics.includes(line), `${line}\n--- in ---\n${metrics}`);
+  });
+});

@@ -1,0 +1,262 @@
+// Typed telemetry of HTTP ingestion: every event both counts and (where useful) logs. Per-request events
+// only bump plain numbers on the hot path; prom-client reads them when scraped. Logs carry listener and
+// target names, statuses, codes and sizes, never a body, a header value or a client-supplied host or path
+// (those are attacker-controlled text; the counters say what happened).
+import type { Logger } from 'pino';
+import { Counter, Registry } from 'prom-client';
+import type { QuiesceDropReason } from '../quiesce-buffer.js';
+import type { RoutingProblem } from './routing-table.js';
+
+export type ListenerName = 'http' | 'https';
+
+export const REJECT_REASONS = [
+  'unknown_host',
+  'unknown_path',
+  'method_not_allowed',
+  'body_too_large',
+  'deliver_failed',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** Counts of one target (an ingestor), for DESCRIBE and `/metrics`. */
+export interface TargetCounts {
+  /** Bodies delivered (answered 202). */
+  accepted: number;
+  /** Bytes of the delivered bodies. */
+  bytes: number;
+  /** Uploads the client abandoned before the body ended; nothing was delivered. */
+  aborted: number;
+  /** Bodies over the limit, answered 413. */
+  tooLarge: number;
+  /** `deliver` threw, answered 500. */
+  deliverFailed: number;
+  /** Dropped while quiesced, by reason. */
+  quiesceDropped: Partial<Record<QuiesceDropReason, number>>;
+}
+
+const newCounts = (): TargetCounts => ({
+  accepted: 0,
+  bytes: 0,
+  aborted: 0,
+  tooLarge: 0,
+  deliverFailed: 0,
+  quiesceDropped: {},
+});
+
+/** Keys of `#responses` for the hottest event, built once. */
+const ACCEPTED_KEY: Record<ListenerName, string> = { http: 'http 202 accepted', https: 'https 202 accepted' };
+
+/** Error codes become label values only when they look like a code, so a label set stays small. */
+function codeLabel(code: string): string {
+  return /^[A-Z][A-Z0-9_]{1,63}$/.test(code) ? code : 'other';
+}
+
+export class HttpTelemetry {
+  readonly #log: Logger;
+  readonly #targets = new Map<string, TargetCounts>();
+  /** `listener status reason` → count. */
+  readonly #responses = new Map<string, number>();
+  /** `listener code` → count. */
+  readonly #clientErrors = new Map<string, number>();
+  readonly #listenFailures = new Map<string, number>();
+
+  constructor(logger: Logger, registry: Registry = new Registry()) {
+    this.#log = logger.child({ component: 'http-ingestion' });
+    this.#register(registry);
+  }
+
+  // --- per request (hot path: counts only, logs at debug) -------------------------------------------
+
+  accepted(listener: ListenerName, target: string, bytes: number): void {
+    const counts = this.countsOf(target);
+    counts.accepted++;
+    counts.bytes += bytes;
+    this.#bump(this.#responses, ACCEPTED_KEY[listener]);
+  }
+
+  rejected(listener: ListenerName, status: number, reason: RejectReason, target?: string): void {
+    this.#bump(this.#responses, `${listener} ${status} ${reason}`);
+    if (target !== undefined && reason === 'body_too_large') this.countsOf(target).tooLarge++;
+    if (target !== undefined && reason === 'deliver_failed') this.countsOf(target).deliverFailed++;
+    if (reason === 'deliver_failed')
+      this.#log.error({ event: 'http_deliver_failed', listener, target }, 'target failed to take a body');
+    else if (this.#log.isLevelEnabled('debug'))
+      this.#log.debug(
+        { event: 'http_request_rejected', listener, status, reason, target },
+        'request rejected',
+      );
+  }
+
+  aborted(listener: ListenerName, target: string, bytesRead: number): void {
+    this.countsOf(target).aborted++;
+    this.#bump(this.#responses, `${listener} 0 aborted`);
+    if (this.#log.isLevelEnabled('debug'))
+      this.#log.debug(
+        { event: 'http_request_aborted', listener, target, bytesRead },
+        'client abandoned the upload',
+      );
+  }
+
+  // --- per connection -----------------------------------------------------------------------------
+
+  /** Malformed request, header overflow, timeout, or a TLS handshake that failed. */
+  clientError(listener: ListenerName, code: string): void {
+    this.#bump(this.#clientErrors, `${listener} ${codeLabel(code)}`);
+    if (this.#log.isLevelEnabled('debug'))
+      this.#log.debug({ event: 'http_client_error', listener, code: codeLabel(code) }, 'connection error');
+  }
+
+  // --- lifecycle ----------------------------------------------------------------------------------
+
+  listening(listener: ListenerName, address: string): void {
+    this.#log.info({ event: 'http_listening', listener, address }, 'listening');
+  }
+
+  listenFailed(listener: ListenerName, address: string, code: string, retryInMs: number): void {
+    this.#bump(this.#listenFailures, `${listener} ${codeLabel(code)}`);
+    this.#log.warn(
+      { event: 'http_listen_failed', listener, address, code, retryInMs },
+      'cannot listen; retrying',
+    );
+  }
+
+  serverError(listener: ListenerName, code: string): void {
+    this.#log.warn({ event: 'http_server_error', listener, code }, 'listener socket error');
+  }
+
+  stopped(listener: ListenerName): void {
+    this.#log.info({ event: 'http_stopped', listener }, 'stopped');
+  }
+
+  routesApplied(plainHosts: number, secureHosts: number, problems: readonly RoutingProblem[]): void {
+    for (const problem of problems)
+      this.#log.warn(
+        { event: 'http_route_problem', code: problem.code, target: problem.target },
+        problem.message,
+      );
+    this.#log.info(
+      { event: 'http_routes_applied', plainHosts, secureHosts, problems: problems.length },
+      'routes applied',
+    );
+  }
+
+  quiesceDropped(target: string, reason: QuiesceDropReason, bytes: number): void {
+    const dropped = this.countsOf(target).quiesceDropped;
+    dropped[reason] = (dropped[reason] ?? 0) + 1;
+    if (this.#log.isLevelEnabled('debug'))
+      this.#log.debug({ event: 'http_quiesce_drop', target, reason, bytes }, 'body dropped while quiesced');
+  }
+
+  /** `buffered`: bodies waiting when resumed; `dropped`: bodies lost since the quiesce began. */
+  quiesceResumed(target: string, buffered: number, dropped: number): void {
+    this.#log.info({ event: 'http_quiesce_resumed', target, buffered, dropped }, 'resumed');
+  }
+
+  // --- reading ------------------------------------------------------------------------------------
+
+  /** The live counts of a target (created on first use). */
+  countsOf(target: string): TargetCounts {
+    let counts = this.#targets.get(target);
+    if (counts === undefined) {
+      counts = newCounts();
+      this.#targets.set(target, counts);
+    }
+    return counts;
+  }
+
+  /** Responses by `listener status reason` (status 0: aborted, no response). */
+  get responses(): ReadonlyMap<string, number> {
+    return this.#responses;
+  }
+
+  get clientErrors(): ReadonlyMap<string, number> {
+    return this.#clientErrors;
+  }
+
+  #bump(map: Map<string, number>, key: string): void {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  }
+
+  #register(registry: Registry): void {
+    const responses = this.#responses;
+    const clientErrors = this.#clientErrors;
+    const listenFailures = this.#listenFailures;
+    const targets = this.#targets;
+    const counter = (name: string, help: string, labelNames: string[], fill: (c: Counter) => void): void => {
+      // One HttpTelemetry per node; a replaced one (tests, a restarted ingestion) hands the names over.
+      registry.removeSingleMetric(name);
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        collect() {
+          this.reset();
+          fill(this);
+        },
+      });
+    };
+    counter(
+      'streamroute_http_responses_total',
+      'HTTP requests by listener, status and reason (status 0: aborted).',
+      ['listener', 'status', 'reason'],
+      (c) => {
+        for (const [key, value] of responses) {
+          const [listener = '', status = '', reason = ''] = key.split(' ');
+          c.inc({ listener, status, reason }, value);
+        }
+      },
+    );
+    counter(
+      'streamroute_http_client_errors_total',
+      'Malformed requests, timeouts and failed TLS handshakes.',
+      ['listener', 'code'],
+      (c) => {
+        for (const [key, value] of clientErrors) {
+          const [listener = '', code = ''] = key.split(' ');
+          c.inc({ listener, code }, value);
+        }
+      },
+    );
+    counter(
+      'streamroute_http_listen_failures_total',
+      'Failed attempts to open a listener.',
+      ['listener', 'code'],
+      (c) => {
+        for (const [key, value] of listenFailures) {
+          const [listener = '', code = ''] = key.split(' ');
+          c.inc({ listener, code }, value);
+        }
+      },
+    );
+    const perTarget = (name: string, help: string, pick: (t: TargetCounts) => number): void =>
+      counter(name, help, ['ingestor'], (c) => {
+        for (const [ingestor, t] of targets) c.inc({ ingestor }, pick(t));
+      });
+    perTarget(
+      'streamroute_http_ingestor_requests_total',
+      'Bodies delivered to an HTTP ingestor (202).',
+      (t) => t.accepted,
+    );
+    perTarget(
+      'streamroute_http_ingestor_received_bytes_total',
+      'Body bytes delivered to an HTTP ingestor.',
+      (t) => t.bytes,
+    );
+    perTarget(
+      'streamroute_http_ingestor_aborted_total',
+      'Uploads abandoned by the client mid-body.',
+      (t) => t.aborted,
+    );
+    perTarget('streamroute_http_ingestor_too_large_total', 'Bodies over the limit (413).', (t) => t.tooLarge);
+    counter(
+      'streamroute_http_ingestor_quiesce_dropped_total',
+      'Bodies dropped while the ingestor was quiesced, by reason.',
+      ['ingestor', 'reason'],
+      (c) => {
+        for (const [ingestor, t] of targets)
+          for (const [reason, value] of Object.entries(t.quiesceDropped)) c.inc({ ingestor, reason }, value);
+      },
+    );
+  }
+}

@@ -1,0 +1,94 @@
+// The servers of the HTTP benchmark (test/bench/http.bench.ts), each started in its own child process.
+// `listen` and `full` are the same listener with a different target: a new target (another codec, a
+// syslog path) is one more entry in TARGETS.
+import { createServer } from 'node:http';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { systemClock } from '../../dataplane/runtime/clock.js';
+import { buildTopology } from '../../dataplane/runtime/topology.js';
+import { HttpIngestion } from '../../dataplane/sources/http/http-ingestion.js';
+import { createIngestTarget } from '../../dataplane/sources/http/ingest-target.js';
+import { httpRouteOf, type HttpRoute } from '../../dataplane/sources/http/target.js';
+import { HttpTelemetry } from '../../dataplane/sources/http/telemetry.js';
+import { exampleStatements, graphFromStatements } from '../fixtures/graph-from-statements.js';
+
+export interface BenchServer {
+  port: number;
+  /** Bodies (or records) the target saw. */
+  counted: () => number;
+}
+
+interface Node {
+  logger: pino.Logger;
+  registry: Registry;
+  telemetry: HttpTelemetry;
+}
+
+interface BenchTarget {
+  routes: HttpRoute[];
+  counted: () => number;
+}
+
+const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
+  /** Counts bodies and does nothing else. */
+  listen() {
+    let count = 0;
+    const target = {
+      name: 'bench/count',
+      maxBodyBytes: 1_048_576,
+      deliver: () => void count++,
+    };
+    return { routes: [{ hostnames: ['localhost'], path: '/orders', target }], counted: () => count };
+  },
+
+  /** examples/quickstart: orders-in decodes with the JSON wire codec and places records on `orders`. */
+  full(node) {
+    const graph = graphFromStatements(exampleStatements('quickstart'), 'bench');
+    const built = buildTopology(graph, { registry: node.registry, logger: node.logger, clock: systemClock });
+    if (!built.ok) throw new Error(built.errors.join('\n'));
+    const spec = graph.httpIngestors['orders-in'];
+    const entry = built.topology.ingestors.get('orders-in');
+    if (spec === undefined || entry === undefined) throw new Error('quickstart has no ingestor orders-in');
+    let count = 0;
+    built.topology.onRecord('orders', () => void count++, 'bench');
+    const target = createIngestTarget({
+      name: 'bench/orders-in',
+      ingestor: spec,
+      ingest: (payload, metadata) => entry.ingest(payload, metadata),
+      telemetry: node.telemetry,
+    });
+    return { routes: [httpRouteOf(spec, target)], counted: () => count };
+  },
+};
+
+export async function startServer(variant: 'bare' | 'listen' | 'full'): Promise<BenchServer> {
+  if (variant === 'bare') return startBare();
+  const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
+  const registry = new Registry();
+  const telemetry = new HttpTelemetry(logger, registry);
+  const target = TARGETS[variant]({ logger, registry, telemetry });
+  const ingestion = new HttpIngestion({
+    httpAddress: { host: '127.0.0.1', port: 0 },
+    httpsAddress: { host: '127.0.0.1', port: 0 },
+    tls: { readMountedFile: () => Buffer.alloc(0) },
+    telemetry,
+  });
+  ingestion.setRoutes(target.routes);
+  const status = await ingestion.start();
+  if (status.port === undefined) throw new Error(`listener not running: ${JSON.stringify(status)}`);
+  return { port: status.port, counted: target.counted };
+}
+
+/** Answers 202 to everything; Node reads and discards the body. */
+function startBare(): Promise<BenchServer> {
+  const server = createServer((_req, res) => {
+    res.statusCode = 202;
+    res.end();
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ port: typeof address === 'object' && address !== null ? address.port : 0, counted: () => 0 });
+    });
+  });
+}
