@@ -15,7 +15,11 @@ const QUICKSTART = join(ROOT, 'examples', 'quickstart');
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 const scratch = mkdtempSync(join(tmpdir(), 'streamroute-cli-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
+const otherUsersCoverage = mkdtempSync(join(tmpdir(), 'streamroute-coverage-'));
+after(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  rmSync(otherUsersCoverage, { recursive: true, force: true });
+});
 
 function scratchFile(name: string, text: string): string {
   const path = join(scratch, name);
@@ -33,7 +37,15 @@ function runAsUser(args: string[]) {
     encoding: 'utf8',
     cwd: ROOT,
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    // Node hands NODE_V8_COVERAGE (set by c8) to every child unless env names it, and another user
+    // cannot write the parent's coverage directory: point this child at a directory it can write.
+    env: { ...process.env, NODE_V8_COVERAGE: writableBy(otherUsersCoverage) },
   });
+}
+
+function writableBy(directory: string): string {
+  chmodSync(directory, 0o777);
+  return directory;
 }
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
