@@ -198,6 +198,8 @@ describe('streamroute CLI', () => {
         ['validate', QUICKSTART, '--resource', `p=${resource}`],
       ]) {
         const run = runAsUser(args);
+        // The other user must be able to run this Node binary (it cannot under a 0700 home directory).
+        assert.equal(run.error, undefined, `cannot start ${process.execPath} as another user`);
         assert.equal(run.status, EXIT.io, run.stderr);
         assert.match(run.stderr, /^streamroute: (--resource: )?cannot read .*: permission denied\n$/);
       }
