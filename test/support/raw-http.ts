@@ -109,6 +109,16 @@ export interface RawRequest {
   version?: '1.0' | '1.1';
 }
 
+/** One request on a fresh connection, closed afterwards. */
+export async function sendOnce(port: number, request: RawRequest): Promise<RawResponse> {
+  const connection = await RawConnection.connect(port);
+  try {
+    return await connection.request(request);
+  } finally {
+    connection.destroy();
+  }
+}
+
 export function formatRequest(request: RawRequest): Buffer {
   const body = typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body ?? []);
   const headers: Record<string, string> = { ...request.headers };

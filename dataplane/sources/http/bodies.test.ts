@@ -8,7 +8,14 @@ import {
   type RecordingTarget,
   type RunningIngestion,
 } from '../../../test/fixtures/http-ingestion.js';
-import { chunked, formatRequest, RawConnection, waitFor } from '../../../test/support/raw-http.js';
+import {
+  chunked,
+  formatRequest,
+  RawConnection,
+  waitFor,
+  sendOnce,
+  type RawRequest,
+} from '../../../test/support/raw-http.js';
 
 describe('HTTP ingestion: bodies', () => {
   let orders: RecordingTarget;
@@ -20,14 +27,7 @@ describe('HTTP ingestion: bodies', () => {
   });
   afterEach(() => node.stop());
 
-  const send = async (request: Parameters<RawConnection['request']>[0]) => {
-    const connection = await RawConnection.connect(node.port);
-    try {
-      return await connection.request(request);
-    } finally {
-      connection.destroy();
-    }
-  };
+  const send = (request: RawRequest) => sendOnce(node.port, request);
 
   it('a chunked body is assembled from its chunks', async () => {
     const response = await send({

@@ -10,7 +10,7 @@ import {
   type RecordingTarget,
   type RunningIngestion,
 } from '../../../test/fixtures/http-ingestion.js';
-import { chunked, RawConnection } from '../../../test/support/raw-http.js';
+import { chunked, RawConnection, sendOnce, type RawRequest } from '../../../test/support/raw-http.js';
 import { remoteAddr } from './ingest-handler.js';
 
 describe('HTTP ingestion: statuses and routing', () => {
@@ -23,14 +23,7 @@ describe('HTTP ingestion: statuses and routing', () => {
   });
   afterEach(() => node.stop());
 
-  const send = async (request: Parameters<RawConnection['request']>[0]) => {
-    const connection = await RawConnection.connect(node.port);
-    try {
-      return await connection.request(request);
-    } finally {
-      connection.destroy();
-    }
-  };
+  const send = (request: RawRequest) => sendOnce(node.port, request);
 
   it('202 with an empty body for a POST to a known endpoint; the body and metadata reach the target', async () => {
     const response = await send({
