@@ -18,7 +18,11 @@ export const DROP_REASONS = [
   'max_pending', // a correlator side was full and dropped its oldest pending record
   'correlation_timeout', // a correlator timed a record out with DROP
   'subscriber_overflow', // a slow subscriber's buffer dropped its oldest record
-  'quiesce_overflow', // an ingestor's quiesce buffer was full
+  'quiesce_drop', // ON QUIESCE DROP: a payload arrived while its ingestor was quiesced
+  'overflow_drop_oldest', // ON QUIESCE BUFFER … DROP OLDEST evicted the oldest buffered payload
+  'overflow_drop_newest', // ON QUIESCE BUFFER … DROP NEWEST refused the arriving payload
+  'larger_than_buffer', // a payload larger than the whole quiesce buffer
+  'deliver_failed', // delivering a buffered payload failed while the quiesce buffer drained
   'stopped', // a component stopped (hot reload, shutdown) while holding the record
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
@@ -175,6 +179,21 @@ export class ComponentTelemetry {
   drop(reason: DropReason, detail: string, extra: Record<string, string | number> = {}): void {
     this.#countReason('drops', reason);
     this.#logger.warn({ ...extra, reason, detail }, 'record dropped');
+  }
+
+  /**
+   * `count` records lost together for `reason` (a slow subscriber, a stopped buffer): counted exactly,
+   * logged once for the batch, so a flood of drops does not become a flood of log lines.
+   */
+  dropMany(
+    reason: DropReason,
+    count: number,
+    detail: string,
+    extra: Record<string, string | number> = {},
+  ): void {
+    if (count <= 0) return;
+    this.#child(`drops/${reason}`, 'drops', reason).inc(count);
+    this.#logger.warn({ ...extra, reason, count, detail }, 'records dropped');
   }
 
   /** A failure of the component itself (ON GENERAL ERROR LOG); `code` is bounded, `detail` names no values. */
