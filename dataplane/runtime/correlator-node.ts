@@ -93,10 +93,12 @@ export class CorrelatorNode {
     for (const detach of this.#detach) detach();
     this.#detach = [];
     const pending = this.#engine.stop();
+    // One log line per side: a correlator stopping with thousands pending is one event, not thousands.
     for (const side of ['left', 'right'] as const) {
-      for (let index = 0; index < pending[side].length; index += 1) {
-        this.#telemetry.drop('stopped', `the correlator stopped with a ${side} record pending`, { side });
-      }
+      const count = pending[side].length;
+      this.#telemetry.dropMany('stopped', count, `the correlator stopped with ${side} records pending`, {
+        side,
+      });
     }
   }
 

@@ -15,8 +15,11 @@ export type IngestorKind = 'http-ingestor' | 'syslog-ingestor';
 export interface IngestorEntry {
   readonly name: string;
   readonly kind: IngestorKind;
-  /** Resolves (never rejects) when an asynchronous codec is done; undefined when all ran synchronously. */
-  ingest(payload: Uint8Array, metadata: Readonly<Record<string, Value>>): void | Promise<void>;
+  /**
+   * Resolves (never rejects) when an asynchronous codec is done; undefined when all ran synchronously.
+   * A bound function: sources keep it on its own (hot reload retargets a source to another entry's).
+   */
+  readonly ingest: (payload: Uint8Array, metadata: Readonly<Record<string, Value>>) => void | Promise<void>;
 }
 
 export class Ingestor implements IngestorEntry {

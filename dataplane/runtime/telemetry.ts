@@ -191,9 +191,23 @@ export class ComponentTelemetry {
     detail: string,
     extra: Record<string, string | number> = {},
   ): void {
-    if (count <= 0) return;
-    this.#child(`drops/${reason}`, 'drops', reason).inc(count);
-    this.#logger.warn({ ...extra, reason, count, detail }, 'records dropped');
+    this.countDrops(reason, count);
+    this.logDrops(reason, count, detail, extra);
+  }
+
+  /** The counting half of `dropMany`, for callers that log drops in batches of their own (ThrottledDrops). */
+  countDrops(reason: DropReason, count: number): void {
+    if (count > 0) this.#child(`drops/${reason}`, 'drops', reason).inc(count);
+  }
+
+  /** The logging half of `dropMany`: the drops must already be counted. */
+  logDrops(
+    reason: DropReason,
+    count: number,
+    detail: string,
+    extra: Record<string, string | number> = {},
+  ): void {
+    if (count > 0) this.#logger.warn({ ...extra, reason, count, detail }, 'records dropped');
   }
 
   /** A failure of the component itself (ON GENERAL ERROR LOG); `code` is bounded, `detail` names no values. */

@@ -8,11 +8,12 @@ import {
   utf8,
 } from '../../test/fixtures/graph-from-statements.js';
 import { CODEC_FACTORIES } from '../codecs/codec.js';
+import { diffGraphs } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import { ManualClock } from './clock.js';
 import { parseRfc3339 } from './rfc3339.js';
 import { readCounter } from './telemetry.js';
-import { buildTopology } from './topology.js';
+import { buildTopology, type Topology } from './topology.js';
 
 const HTTP_METADATA = {
   host: 'localhost',
@@ -199,5 +200,82 @@ describe('topology', () => {
       assert.equal(timeouts, 1); // the unmatched o-1 payment of 5
       assert.equal(h.topology.correlators.get('pairs')?.pending('left'), 0);
     });
+  });
+});
+
+describe('topology hot reload: building with the previous topology and the diff', () => {
+  const payments = (): Graph => structuredClone(graphFromStatements(exampleStatements('payments')));
+
+  /** Builds `next` over the harness's running topology with the harness's registry and clock. */
+  function reload(h: ReturnType<typeof harness>, previous: Graph, next: Graph) {
+    const deps = { registry: h.registry, logger: memoryLogger().logger, clock: h.clock };
+    return buildTopology(next, deps, { previous: h.topology, diff: diffGraphs(previous, next) });
+  }
+
+  const stoppedDrops = (h: ReturnType<typeof harness>, name: string) =>
+    readCounter(h.registry, 'streamroute_drops_total', { kind: 'correlator', name, reason: 'stopped' });
+
+  it('keeps unchanged parts as the same objects; a changed correlator is new and its pending records are counted stopped', async () => {
+    const before = payments();
+    const h = harness(before);
+    await h.topology.ingestors.get('web-in')!.ingest(utf8({ order_id: 'o-1', amount: 5 }), {});
+    const old = h.topology;
+    assert.equal(old.correlators.get('pay-last')!.pending('left'), 1);
+    const consumers = old.relays.get('orders')!.consumerCount;
+
+    const after = payments();
+    after.correlators['pay-last']!.maxTimeMs = 60_000;
+    const built = reload(h, before, after);
+    assert.ok(built.ok);
+    const next: Topology = built.topology;
+    for (const relay of old.relays.keys()) assert.equal(next.relays.get(relay), old.relays.get(relay), relay);
+    for (const ingestor of old.ingestors.keys())
+      assert.equal(next.ingestors.get(ingestor), old.ingestors.get(ingestor), ingestor);
+    assert.equal(next.junctions.get('all-orders'), old.junctions.get('all-orders'));
+    assert.equal(next.correlators.get('pay-first'), old.correlators.get('pay-first'));
+    assert.notEqual(next.correlators.get('pay-last'), old.correlators.get('pay-last'));
+    assert.equal(next.correlators.get('pay-first')!.pending('left'), 1, 'unchanged: pending records kept');
+    assert.equal(next.correlators.get('pay-last')!.pending('left'), 0);
+    assert.equal(await stoppedDrops(h, 'pay-last'), 1);
+    assert.equal(await stoppedDrops(h, 'pay-first'), 0);
+    assert.equal(next.relays.get('orders')!.consumerCount, consumers, 'the old pay-last unsubscribed');
+
+    // The old topology was handed over: stopping it must not stop what the new one runs.
+    old.stop();
+    assert.equal(next.correlators.get('pay-first')!.pending('left'), 1);
+    assert.throws(() => reload(h, before, after), /was already replaced/);
+  });
+
+  it('a changed relay is a new Relay, and everything reading or writing it is rebuilt', () => {
+    const before = payments();
+    const h = harness(before);
+    const after = payments();
+    after.schemas.paid!.fields.push({ name: 'note', type: 'STRING', optional: true, sensitive: false });
+    const built = reload(h, before, after);
+    assert.ok(built.ok);
+    assert.notEqual(built.topology.relays.get('paid-first'), h.topology.relays.get('paid-first'));
+    assert.notEqual(built.topology.correlators.get('pay-first'), h.topology.correlators.get('pay-first'));
+    assert.equal(built.topology.relays.get('orders'), h.topology.relays.get('orders'));
+  });
+
+  it('a graph that cannot be built leaves the running topology untouched', async () => {
+    const before = payments();
+    const h = harness(before);
+    await h.topology.ingestors.get('web-in')!.ingest(utf8({ order_id: 'o-1', amount: 5 }), {});
+    const consumers = h.topology.relays.get('orders')!.consumerCount;
+    const after = payments();
+    after.correlators['pay-last']!.maxTimeMs = 60_000;
+    after.httpIngestors['web-in']!.routes[0]!.set.push({
+      field: 'channel',
+      value: { kind: 'literal', literal: 'STRING', value: 'x' },
+    });
+    const built = reload(h, before, after);
+    assert.ok(!built.ok);
+    assert.deepEqual(built.errors, ['http-ingestor web-in: expression node literal has no type']);
+    assert.equal(h.topology.correlators.get('pay-last')!.pending('left'), 1);
+    assert.equal(h.topology.relays.get('orders')!.consumerCount, consumers);
+    assert.equal(await stoppedDrops(h, 'pay-last'), 0);
+    h.topology.stop(); // still its own: stopping it stops its correlators
+    assert.equal(await stoppedDrops(h, 'pay-last'), 1);
   });
 });

@@ -5,9 +5,16 @@
 //
 // Nothing flows until a source calls an ingestor's `ingest`; `stop()` detaches everything and stops the
 // correlators (their pending records are counted as dropped).
+//
+// Hot reload: given the running topology of the domain and the diff to the new graph, the parts the diff
+// calls unchanged are carried over as the same objects (a Relay keeps its consumers, a correlator its
+// pending records, an ingestor entry its identity); only the rest is built. The old topology is touched
+// only once the new one is complete: then its changed and removed junctions and correlators are stopped
+// and it is handed over (its own `stop()` does nothing from then on; the new topology owns the parts).
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createCodec, type Codec } from '../codecs/codec.js';
+import { isUnchanged, type ComponentRecord, type GraphDiff } from '../graph/diff.js';
 import type { Graph, GraphRoute, GraphSchema } from '../graph/types.js';
 import type { Clock } from './clock.js';
 import { CorrelatorNode } from './correlator-node.js';
@@ -43,32 +50,53 @@ export interface Topology {
 
 export type BuildResult = { ok: true; topology: Topology } | { ok: false; errors: string[] };
 
-export function buildTopology(graph: Graph, deps: TopologyDeps): BuildResult {
-  const builder = new TopologyBuilder(graph, deps);
+/** The running topology of the same domain, and the diff from its graph to the one being built. */
+export interface TopologyReuse {
+  previous: Topology;
+  diff: GraphDiff;
+}
+
+/** Topologies whose parts a newer topology took over: their `stop()` must not stop those parts. */
+const handedOver = new WeakSet<Topology>();
+
+export function buildTopology(graph: Graph, deps: TopologyDeps, reuse?: TopologyReuse): BuildResult {
+  if (reuse !== undefined && handedOver.has(reuse.previous))
+    throw new RangeError(`the previous topology of domain ${reuse.previous.domain} was already replaced`);
+  const builder = new TopologyBuilder(graph, deps, reuse);
   const parts = builder.build();
   if (builder.errors.length > 0) return { ok: false, errors: builder.errors };
-  for (const junction of parts.junctions.values()) junction.start();
-  for (const correlator of parts.correlators.values()) correlator.start();
-  const { relays } = parts;
-  return {
-    ok: true,
-    topology: {
-      domain: graph.domain,
-      ...parts,
-      onRecord(relay, listener, label = 'subscriber') {
-        const found = relays.get(relay);
-        if (found === undefined) throw new RangeError(`domain ${graph.domain} has no relay ${relay}`);
-        return found.subscribe(label, listener);
-      },
-      stop() {
-        for (const junction of parts.junctions.values()) junction.stop();
-        for (const correlator of parts.correlators.values()) correlator.stop();
-      },
-    },
-  };
+  for (const junction of parts.junctions.values()) if (!builder.kept.has(junction)) junction.start();
+  for (const correlator of parts.correlators.values()) if (!builder.kept.has(correlator)) correlator.start();
+  if (reuse !== undefined) retire(reuse.previous, builder.kept);
+  return { ok: true, topology: assemble(graph.domain, parts) };
 }
 
 type Parts = Pick<Topology, 'relays' | 'ingestors' | 'junctions' | 'correlators'>;
+
+function assemble(domain: string, parts: Parts): Topology {
+  const topology: Topology = {
+    domain,
+    ...parts,
+    onRecord(relay, listener, label = 'subscriber') {
+      const found = parts.relays.get(relay);
+      if (found === undefined) throw new RangeError(`domain ${domain} has no relay ${relay}`);
+      return found.subscribe(label, listener);
+    },
+    stop() {
+      if (handedOver.has(topology)) return;
+      for (const junction of parts.junctions.values()) junction.stop();
+      for (const correlator of parts.correlators.values()) correlator.stop();
+    },
+  };
+  return topology;
+}
+
+/** Stops the parts of the old topology the new one did not keep, and hands the old one over. */
+function retire(previous: Topology, kept: ReadonlySet<object>): void {
+  for (const junction of previous.junctions.values()) if (!kept.has(junction)) junction.stop();
+  for (const correlator of previous.correlators.values()) if (!kept.has(correlator)) correlator.stop();
+  handedOver.add(previous);
+}
 
 /** What every part's routes need. */
 interface PartContext {
@@ -80,7 +108,10 @@ interface PartContext {
 /** Builds every part it can and collects why the others cannot be built. */
 class TopologyBuilder {
   readonly errors: string[] = [];
+  /** Parts carried over from the previous topology. */
+  readonly kept = new Set<object>();
   readonly #graph: Graph;
+  readonly #reuse: TopologyReuse | undefined;
   readonly #clock: Clock;
   readonly #telemetry: Telemetry;
   readonly #expressions: ExpressionOptions;
@@ -88,8 +119,9 @@ class TopologyBuilder {
   /** Codecs are stateless: ingestors using the same one share it. */
   readonly #codecs = new Map<string, Codec>();
 
-  constructor(graph: Graph, deps: TopologyDeps) {
+  constructor(graph: Graph, deps: TopologyDeps, reuse: TopologyReuse | undefined) {
     this.#graph = graph;
+    this.#reuse = reuse;
     this.#clock = deps.clock;
     this.#telemetry = new Telemetry({ registry: deps.registry, logger: deps.logger, domain: graph.domain });
     this.#expressions = { now: deps.now ?? (() => Instant.fromMillis(Date.now())) };
@@ -98,19 +130,26 @@ class TopologyBuilder {
   build(): Parts {
     const graph = this.#graph;
     for (const [name, spec] of Object.entries(graph.relays)) {
+      const kept = this.#keep('relays', name, this.#reuse?.previous.relays);
+      if (kept !== undefined) {
+        this.#relays.set(name, kept);
+        continue;
+      }
       const schema = this.#attempt(`relay ${name}`, () => schemaOf(graph, spec.schema));
       if (schema !== undefined)
         this.#relays.set(name, new Relay(name, schema, this.#component('relay', name)));
     }
     const ingestors = new Map<string, IngestorEntry>();
     const http = Object.entries(graph.httpIngestors).map(
-      ([name, spec]) => [name, 'http-ingestor', spec] as const,
+      ([name, spec]) => [name, 'http-ingestor', 'httpIngestors', spec] as const,
     );
     const syslog = Object.entries(graph.syslogIngestors).map(
-      ([name, spec]) => [name, 'syslog-ingestor', spec] as const,
+      ([name, spec]) => [name, 'syslog-ingestor', 'syslogIngestors', spec] as const,
     );
-    for (const [name, kind, spec] of [...http, ...syslog]) {
-      const built = this.#attempt(`${kind} ${name}`, () => this.#ingestor(name, kind, spec));
+    for (const [name, kind, record, spec] of [...http, ...syslog]) {
+      const built =
+        this.#keep(record, name, this.#reuse?.previous.ingestors) ??
+        this.#attempt(`${kind} ${name}`, () => this.#ingestor(name, kind, spec));
       if (built !== undefined) ingestors.set(name, built);
     }
     const junctions = this.#each(
@@ -152,19 +191,33 @@ class TopologyBuilder {
     return made.codec;
   }
 
-  #each<S, T>(
+  #each<S, T extends object>(
     specs: Record<string, S>,
     kind: 'junction' | 'correlator',
     make: (name: string, spec: S, context: PartContext) => T,
   ): Map<string, T> {
     const built = new Map<string, T>();
+    const record = kind === 'junction' ? 'junctions' : 'correlators';
+    const previous = this.#reuse?.previous[record] as ReadonlyMap<string, T> | undefined;
     for (const [name, spec] of Object.entries(specs)) {
-      const part = this.#attempt(`${kind} ${name}`, () =>
-        make(name, spec, this.#context(this.#component(kind, name))),
-      );
+      const part =
+        this.#keep(record, name, previous) ??
+        this.#attempt(`${kind} ${name}`, () => make(name, spec, this.#context(this.#component(kind, name))));
       if (part !== undefined) built.set(name, part);
     }
     return built;
+  }
+
+  /** The previous topology's part when the diff calls it unchanged (and it is there). */
+  #keep<T extends object>(
+    record: ComponentRecord,
+    name: string,
+    previous: ReadonlyMap<string, T> | undefined,
+  ): T | undefined {
+    if (this.#reuse === undefined || !isUnchanged(this.#reuse.diff, record, name)) return undefined;
+    const part = previous?.get(name);
+    if (part !== undefined) this.kept.add(part);
+    return part;
   }
 
   #context(telemetry: ComponentTelemetry): PartContext {

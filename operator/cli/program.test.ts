@@ -63,6 +63,11 @@ describe('streamroute CLI', () => {
     assert.match(result.out, /^valid: \d+ objects in domain default/);
   });
 
+  it('takes -d before validate as well as after it; the one after wins', async () => {
+    assert.match((await cli('-d', 'team-a', 'validate', QUICKSTART)).out, /in domain team-a/);
+    assert.match((await cli('-d', 'team-a', 'validate', '-d', 'team-b', QUICKSTART)).out, /in domain team-b/);
+  });
+
   it('converts statements to YAML that show-create turns back into the same statements', async () => {
     const converted = await cli('convert', join(QUICKSTART, 'graph.sql'));
     assert.equal(converted.code, EXIT.ok, converted.err);

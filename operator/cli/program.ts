@@ -1,6 +1,8 @@
 // The `streamroute` command line: commands, options and help. Each command is a plain function that
 // returns an exit code, so tests call them directly.
 import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from './client/errors.js';
+import { addNodeCommands, type ClientContext } from './client/node-commands.js';
 import { runCompile, runValidate, type CompileOptions } from './commands/compile.js';
 import { runConvert } from './commands/convert.js';
 import { runCrds } from './commands/crds.js';
@@ -10,8 +12,11 @@ import { EXIT, type Output } from './report.js';
 import { parseResourceOption } from './resource-dirs.js';
 
 const EXIT_HELP = `
-Exit status: 0 success; 1 the input has errors (each printed as FILE:LINE:COL: error CODE: message);
-2 the command line is wrong; 3 a file could not be read or written.`;
+Run statements on a node: streamroute [-d DOMAIN] -c 'SHOW RELAYS;', -f FILE, or statements on stdin.
+
+Exit status: 0 success; 1 the input has errors (each printed as FILE:LINE:COL: error CODE: message),
+or a statement failed on the node; 2 the command line is wrong; 3 a file could not be read or written,
+or no node answers, or the server does not speak the node's protocol.`;
 
 function formatOption(): Option {
   return new Option('--format <format>', 'input format when it cannot be told from the file name').choices([
@@ -20,10 +25,14 @@ function formatOption(): Option {
   ]);
 }
 
-export function buildProgram(output: Output, exit: (code: number) => void): Command {
+export function buildProgram(
+  output: Output,
+  exit: (code: number) => void,
+  context: ClientContext = {},
+): Command {
   const program = new Command('streamroute')
     .description(
-      'Declare stream-routing graphs as statements or Kubernetes resources; convert, check and compile them.',
+      'Declare stream-routing graphs as statements or Kubernetes resources; convert, check and compile them; run statements on a node.',
     )
     .version('0.1.0')
     .showHelpAfterError()
@@ -60,7 +69,9 @@ export function buildProgram(output: Output, exit: (code: number) => void): Comm
         [],
       )
       .addOption(formatOption())
-      .action((files: string[], options: CompileOptions) => exit(run(files, options, output)));
+      .action((files: string[], options: CompileOptions, command: Command) =>
+        exit(run(files, withRootDomain(options, command, program), output)),
+      );
   }
 
   program
@@ -69,19 +80,38 @@ export function buildProgram(output: Output, exit: (code: number) => void): Comm
     .option('-o, --out <dir>', 'write one file per CRD into this directory')
     .action((options: { out?: string }) => exit(runCrds(options, output)));
 
+  addNodeCommands(program, output, exit, context);
   return program;
 }
 
-/** Runs the command line and returns the exit code; never throws for bad input. */
-export async function runCli(argv: readonly string[], output: Output): Promise<number> {
+/** `streamroute -d prod validate …` means what `streamroute validate -d prod …` does. */
+function withRootDomain(options: CompileOptions, command: Command, program: Command): CompileOptions {
+  if (command.getOptionValueSource('domain') === 'cli') return options;
+  if (program.getOptionValueSource('domain') !== 'cli') return options;
+  return { ...options, domain: program.opts<{ domain: string }>().domain };
+}
+
+/**
+ * Runs the command line and returns the exit code; never throws for bad input. `context` replaces what
+ * the node commands take from the process (stdin, environment, working directory, interrupts).
+ */
+export async function runCli(
+  argv: readonly string[],
+  output: Output,
+  context: ClientContext = {},
+): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(output, (exitCode) => (code = exitCode));
+  const program = buildProgram(output, (exitCode) => (code = exitCode), context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (error: unknown) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      output.err(`streamroute: ${error.message}`);
+      return EXIT.usage;
     }
     if (error instanceof InputError) {
       output.err(`streamroute: ${error.message}`);

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { systemClock } from '../../dataplane/runtime/clock.js';
+import { Telemetry } from '../../dataplane/runtime/telemetry.js';
 import { buildTopology } from '../../dataplane/runtime/topology.js';
 import { HttpIngestion } from '../../dataplane/sources/http/http-ingestion.js';
 import { createIngestTarget } from '../../dataplane/sources/http/ingest-target.js';
@@ -38,7 +39,10 @@ const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
       maxBodyBytes: 1_048_576,
       deliver: () => void count++,
     };
-    return { routes: [{ hostnames: ['localhost'], path: '/orders', target }], counted: () => count };
+    return {
+      routes: [{ domain: 'bench', hostnames: ['localhost'], path: '/orders', target }],
+      counted: () => count,
+    };
   },
 
   /** examples/quickstart: orders-in decodes with the JSON wire codec and places records on `orders`. */
@@ -56,8 +60,12 @@ const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
       ingestor: spec,
       ingest: (payload, metadata) => entry.ingest(payload, metadata),
       telemetry: node.telemetry,
+      drops: new Telemetry({ registry: node.registry, logger: node.logger, domain: 'bench' }).component(
+        'http-ingestor',
+        'orders-in',
+      ),
     });
-    return { routes: [httpRouteOf(spec, target)], counted: () => count };
+    return { routes: [httpRouteOf('bench', spec, target)], counted: () => count };
   },
 };
 

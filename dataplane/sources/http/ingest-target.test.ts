@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { silentTelemetry } from '../../../test/fixtures/http-ingestion.js';
+import { ingestorDrops, silentTelemetry } from '../../../test/fixtures/http-ingestion.js';
+import { readCounter } from '../../runtime/telemetry.js';
 import { createIngestTarget, httpBufferingPolicy } from './ingest-target.js';
 import { httpRouteOf, type HttpMetadata } from './target.js';
 
@@ -11,6 +12,12 @@ const metadata: HttpMetadata = {
 };
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
+/** HTTP and runtime telemetry that count without logging. */
+function silent() {
+  const { telemetry, registry } = silentTelemetry();
+  return { telemetry, drops: ingestorDrops(registry, 'in') };
+}
+
 describe('createIngestTarget', () => {
   it('passes bodies and metadata straight to ingest while open', () => {
     const seen: [string, unknown][] = [];
@@ -18,7 +25,7 @@ describe('createIngestTarget', () => {
       name: 'd/in',
       ingestor: { maxBodyBytes: 10, quiesce: { action: 'DROP' } },
       ingest: (payload, meta) => void seen.push([Buffer.from(payload).toString(), meta.host]),
-      telemetry: silentTelemetry().telemetry,
+      ...silent(),
     });
     assert.equal(target.maxBodyBytes, 10);
     target.deliver(bytes('a'), metadata);
@@ -26,19 +33,23 @@ describe('createIngestTarget', () => {
     assert.equal(target.state, 'open');
   });
 
-  it('stop drops the buffer and later bodies, counted as stopped', () => {
-    const { telemetry } = silentTelemetry();
+  it('stop drops the buffer and later bodies, counted as stopped drops of the ingestor', async () => {
+    const { telemetry, registry } = silentTelemetry();
     const target = createIngestTarget({
       name: 'd/in',
       ingestor: { maxBodyBytes: 10, quiesce: { action: 'BUFFER', maxBytes: 10, onOverflow: 'DROP_NEWEST' } },
       ingest: () => assert.fail('nothing is delivered after stop'),
       telemetry,
+      drops: ingestorDrops(registry, 'in'),
     });
     target.quiesce();
     target.deliver(bytes('a'), metadata);
-    target.stop();
     target.deliver(bytes('b'), metadata);
-    assert.deepEqual(telemetry.countsOf('d/in').quiesceDropped, { stopped: 2 });
+    assert.deepEqual(target.buffered, { items: 2, bytes: 2 });
+    target.stop();
+    target.deliver(bytes('c'), metadata);
+    const labels = { domain: 'd', kind: 'http-ingestor', name: 'in', reason: 'stopped' };
+    assert.equal(await readCounter(registry, 'streamroute_drops_total', labels), 3);
   });
 
   it('an asynchronous ingest is not awaited', () => {
@@ -50,7 +61,7 @@ describe('createIngestTarget', () => {
         calls++;
         return Promise.resolve();
       },
-      telemetry: silentTelemetry().telemetry,
+      ...silent(),
     });
     target.deliver(bytes('a'), metadata);
     assert.equal(calls, 1);
@@ -81,9 +92,15 @@ describe('httpRouteOf', () => {
       routes: [],
       onGeneralError: 'LOG' as const,
     };
-    assert.deepEqual(httpRouteOf(spec, target), { hostnames: ['a.example.com'], path: '/in', target });
+    assert.deepEqual(httpRouteOf('d', spec, target), {
+      domain: 'd',
+      hostnames: ['a.example.com'],
+      path: '/in',
+      target,
+    });
     const tls = { secretName: 's' };
-    assert.deepEqual(httpRouteOf({ ...spec, tls }, target), {
+    assert.deepEqual(httpRouteOf('d', { ...spec, tls }, target), {
+      domain: 'd',
       hostnames: ['a.example.com'],
       path: '/in',
       tls,

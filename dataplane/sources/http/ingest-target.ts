@@ -2,7 +2,9 @@
 // ON QUIESCE policy. While quiesced the listener keeps answering 202 (spec §3.3: reading continues) and the
 // bodies are buffered up to MAX SIZE or dropped, each drop counted with its reason; on resume the buffer
 // is delivered in order. Hot reload can `retarget` the buffer to the swapped component before resuming.
+// Losses are counted where every other loss of the ingestor is: its `streamroute_drops_total`.
 import type { GraphHttpIngestor } from '../../graph/types.js';
+import type { ComponentTelemetry } from '../../runtime/telemetry.js';
 import type { Value } from '../../runtime/values.js';
 import { QuiesceBuffer, type BufferingPolicy, type QuiesceState } from '../quiesce-buffer.js';
 import type { HttpMetadata, HttpTarget } from './target.js';
@@ -19,6 +21,8 @@ export type IngestFn = (
 
 export interface IngestTarget extends HttpTarget {
   readonly state: QuiesceState;
+  /** Bodies (and their bytes) waiting for resume. */
+  readonly buffered: { items: number; bytes: number };
   quiesce(): void;
   /** Delivers what was buffered, in order; resolves when the buffer is empty. */
   resume(): Promise<void>;
@@ -34,7 +38,11 @@ export interface IngestTargetOptions {
   ingestor: Pick<GraphHttpIngestor, 'maxBodyBytes' | 'quiesce'>;
   ingest: IngestFn;
   telemetry: HttpTelemetry;
+  /** The ingestor's runtime telemetry (kind `http-ingestor`): every body lost here is a counted drop. */
+  drops: DropCounter;
 }
+
+export type DropCounter = Pick<ComponentTelemetry, 'drop' | 'dropMany'>;
 
 interface Pending {
   body: Uint8Array;
@@ -50,13 +58,18 @@ export function httpBufferingPolicy(quiesce: GraphHttpIngestor['quiesce']): Buff
 }
 
 export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
-  const { name, telemetry } = options;
+  const { name, telemetry, drops } = options;
   let ingest = options.ingest;
+  let stopping = false;
   const buffer = new QuiesceBuffer<Pending>({
     policy: httpBufferingPolicy(options.ingestor.quiesce),
     sizeOf: (pending) => pending.body.byteLength,
     deliver: (pending) => void ingest(pending.body, pending.metadata),
-    onDrop: (reason, bytes) => telemetry.quiesceDropped(name, reason, bytes),
+    // Emptying the buffer on stop is counted as one batch below.
+    onDrop: (reason, bytes) => {
+      if (!stopping)
+        drops.drop(reason, `a body was dropped by ON QUIESCE (${reason})`, { target: name, bytes });
+    },
   });
   let droppedAtQuiesce = 0;
   return {
@@ -64,6 +77,9 @@ export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
     maxBodyBytes: options.ingestor.maxBodyBytes,
     get state() {
       return buffer.state;
+    },
+    get buffered() {
+      return buffer.buffered;
     },
     deliver(body, metadata) {
       buffer.offer({ body, metadata });
@@ -81,7 +97,12 @@ export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
     retarget(next) {
       ingest = next;
     },
-    stop: () => void buffer.stop(),
+    stop() {
+      stopping = true;
+      const count = buffer.stop();
+      stopping = false;
+      drops.dropMany('stopped', count, 'the ingestor stopped with bodies buffered', { target: name });
+    },
   };
 }
 

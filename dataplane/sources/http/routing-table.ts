@@ -105,10 +105,10 @@ export function buildRoutingTables(routes: readonly HttpRoute[], tls: TlsMateria
 }
 
 function addSecure(b: Building, route: HttpRoute, tls: HttpTls, source: TlsMaterialSource): void {
-  const key = tlsMaterialKey(tls);
+  const key = tlsMaterialKey(tls, route.domain);
   let built = b.material.get(key);
   if (built === undefined) {
-    built = buildTlsContext(tls, source);
+    built = buildTlsContext(tls, route.domain, source);
     b.material.set(key, built);
   }
   if ('problem' in built) {

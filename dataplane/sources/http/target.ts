@@ -32,6 +32,8 @@ export interface HttpTarget {
 export type HttpTls = NonNullable<GraphHttpIngestor['tls']>;
 
 export interface HttpRoute {
+  /** The graph domain of the target: its TLS files and Secrets are that domain's. */
+  domain: string;
   /** Lower-case hostnames (the vhost's). */
   hostnames: readonly string[];
   /** Exact request path, starting with `/`. */
@@ -41,9 +43,9 @@ export interface HttpRoute {
   target: HttpTarget;
 }
 
-/** The route of one graph ingestor. */
-export function httpRouteOf(ingestor: GraphHttpIngestor, target: HttpTarget): HttpRoute {
-  const route: HttpRoute = { hostnames: ingestor.hostnames, path: ingestor.path, target };
+/** The route of one graph ingestor of `domain`. */
+export function httpRouteOf(domain: string, ingestor: GraphHttpIngestor, target: HttpTarget): HttpRoute {
+  const route: HttpRoute = { domain, hostnames: ingestor.hostnames, path: ingestor.path, target };
   if (ingestor.tls !== undefined) route.tls = ingestor.tls;
   return route;
 }

@@ -4,7 +4,6 @@
 // (those are attacker-controlled text; the counters say what happened).
 import type { Logger } from 'pino';
 import { Counter, Registry } from 'prom-client';
-import type { QuiesceDropReason } from '../quiesce-buffer.js';
 import type { RoutingProblem } from './routing-table.js';
 
 export type ListenerName = 'http' | 'https';
@@ -30,8 +29,6 @@ export interface TargetCounts {
   tooLarge: number;
   /** `deliver` threw, answered 500. */
   deliverFailed: number;
-  /** Dropped while quiesced, by reason. */
-  quiesceDropped: Partial<Record<QuiesceDropReason, number>>;
 }
 
 const newCounts = (): TargetCounts => ({
@@ -40,7 +37,6 @@ const newCounts = (): TargetCounts => ({
   aborted: 0,
   tooLarge: 0,
   deliverFailed: 0,
-  quiesceDropped: {},
 });
 
 /** Keys of `#responses` for the hottest event, built once. */
@@ -138,13 +134,6 @@ export class HttpTelemetry {
       { event: 'http_routes_applied', plainHosts, secureHosts, problems: problems.length },
       'routes applied',
     );
-  }
-
-  quiesceDropped(target: string, reason: QuiesceDropReason, bytes: number): void {
-    const dropped = this.countsOf(target).quiesceDropped;
-    dropped[reason] = (dropped[reason] ?? 0) + 1;
-    if (this.#log.isLevelEnabled('debug'))
-      this.#log.debug({ event: 'http_quiesce_drop', target, reason, bytes }, 'body dropped while quiesced');
   }
 
   /** `buffered`: bodies waiting when resumed; `dropped`: bodies lost since the quiesce began. */
@@ -249,14 +238,5 @@ export class HttpTelemetry {
       (t) => t.aborted,
     );
     perTarget('streamroute_http_ingestor_too_large_total', 'Bodies over the limit (413).', (t) => t.tooLarge);
-    counter(
-      'streamroute_http_ingestor_quiesce_dropped_total',
-      'Bodies dropped while the ingestor was quiesced, by reason.',
-      ['ingestor', 'reason'],
-      (c) => {
-        for (const [ingestor, t] of targets)
-          for (const [reason, value] of Object.entries(t.quiesceDropped)) c.inc({ ingestor, reason }, value);
-      },
-    );
   }
 }

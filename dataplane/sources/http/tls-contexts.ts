@@ -8,10 +8,10 @@ import type { MountedFile } from '../../graph/types.js';
 import type { HttpTls } from './target.js';
 
 export interface TlsMaterialSource {
-  /** The bytes of a file of an uploaded resource version; throws when it is missing. */
-  readMountedFile(file: MountedFile): Buffer;
-  /** The `tls.crt` and `tls.key` of a kubernetes.io/tls Secret; absent outside Kubernetes. */
-  readSecret?(name: string): { cert: Buffer; key: Buffer };
+  /** The bytes of a file of a resource version uploaded to `domain`; throws when it is missing. */
+  readMountedFile(file: MountedFile, domain: string): Buffer;
+  /** The `tls.crt` and `tls.key` of a kubernetes.io/tls Secret in `domain`; absent outside Kubernetes. */
+  readSecret?(name: string, domain: string): { cert: Buffer; key: Buffer };
 }
 
 export type TlsProblemCode = 'tls_unavailable' | 'tls_invalid';
@@ -24,9 +24,9 @@ export interface TlsProblem {
 export type TlsContextResult = { context: SecureContext } | { problem: TlsProblem };
 
 /** Identifies the material: two vhosts naming the same Secret or the same files share a context. */
-export function tlsMaterialKey(tls: HttpTls): string {
-  if ('secretName' in tls) return `secret:${tls.secretName}`;
-  return `mount:${fileLabel(tls.certFile)}|${fileLabel(tls.keyFile)}`;
+export function tlsMaterialKey(tls: HttpTls, domain: string): string {
+  if ('secretName' in tls) return `${domain}:secret:${tls.secretName}`;
+  return `${domain}:mount:${fileLabel(tls.certFile)}|${fileLabel(tls.keyFile)}`;
 }
 
 function fileLabel(file: MountedFile): string {
@@ -34,8 +34,8 @@ function fileLabel(file: MountedFile): string {
 }
 
 /** Reads and checks the certificate and key; never throws. */
-export function buildTlsContext(tls: HttpTls, source: TlsMaterialSource): TlsContextResult {
-  const read = readMaterial(tls, source);
+export function buildTlsContext(tls: HttpTls, domain: string, source: TlsMaterialSource): TlsContextResult {
+  const read = readMaterial(tls, domain, source);
   if ('problem' in read) return read;
   try {
     return { context: createSecureContext({ cert: read.cert, key: read.key }) };
@@ -51,15 +51,19 @@ export function buildTlsContext(tls: HttpTls, source: TlsMaterialSource): TlsCon
 
 function readMaterial(
   tls: HttpTls,
+  domain: string,
   source: TlsMaterialSource,
 ): { cert: Buffer; key: Buffer } | { problem: TlsProblem } {
   try {
     if ('secretName' in tls) {
       if (source.readSecret === undefined)
         throw Object.assign(new Error('no Secrets'), { code: 'ENOSECRETS' });
-      return source.readSecret(tls.secretName);
+      return source.readSecret(tls.secretName, domain);
     }
-    return { cert: source.readMountedFile(tls.certFile), key: source.readMountedFile(tls.keyFile) };
+    return {
+      cert: source.readMountedFile(tls.certFile, domain),
+      key: source.readMountedFile(tls.keyFile, domain),
+    };
   } catch (error: unknown) {
     return {
       problem: {

@@ -1,0 +1,38 @@
+// docs/admin-api.md states what the code does: the error catalog, the defaults and the names it uses.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN_ERRORS } from './admin-errors.js';
+import { DEFAULT_ADMIN_LISTEN_ADDR, DEFAULT_ADMIN_STOP_GRACE_MS } from './admin-server.js';
+import { DEFAULT_SUBSCRIBER_BUFFER, MAX_SUBSCRIBER_BUFFER } from './subscription-hub.js';
+import { END_REASON_TRAILER, NDJSON_TYPE } from './subscription-route.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS } from './throttled-drops.js';
+
+const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'admin-api.md'), 'utf8');
+
+describe('docs/admin-api.md', () => {
+  it('has the error catalog: every code with its status and meaning, in order', () => {
+    const section = doc.slice(doc.indexOf('### Errors'));
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map(
+      ([, code, status, meaning]) => [code, Number(status), meaning],
+    );
+    assert.deepEqual(
+      rows,
+      Object.entries(ADMIN_ERRORS).map(([code, { status, meaning }]) => [code, status, meaning]),
+    );
+  });
+
+  it('states the defaults the code uses', () => {
+    assert.ok(doc.includes(`\`${DEFAULT_ADMIN_LISTEN_ADDR}\``));
+    assert.equal(DEFAULT_SUBSCRIBER_BUFFER, 10_000);
+    assert.match(doc, /\*\*10,000\*\* records by default/);
+    assert.equal(MAX_SUBSCRIBER_BUFFER, 1_000_000);
+    assert.match(doc, /from 1 to 1,000,000/);
+    assert.equal(DEFAULT_DROP_LOG_INTERVAL_MS, 10_000);
+    assert.match(doc, /at most once per 10 s per subscription/);
+    assert.equal(DEFAULT_ADMIN_STOP_GRACE_MS, 5_000);
+    assert.match(doc, /\*\*5 s\*\* to write what they hold/);
+    assert.ok(doc.includes(`\`${NDJSON_TYPE}\``));
+    assert.ok(doc.includes(`\`${END_REASON_TRAILER}\``));
+  });
+});

@@ -1,0 +1,89 @@
+// The error catalog of the admin API: every error response is `{"error":{"code":"…","message":"…"}}` with
+// one of these stable codes; the message names what was wrong. docs/admin-api.md has the same table
+// (checked by admin-errors.test.ts). Clients branch on the code, never on the message.
+import type { ServerResponse } from 'node:http';
+
+export const ADMIN_ERRORS = {
+  invalid_path: {
+    status: 400,
+    meaning: 'The request target is not a path, or a segment is not valid percent-encoding',
+  },
+  invalid_name: {
+    status: 400,
+    meaning:
+      'A domain, relay, ingestor, emitter or subscription name in the path does not have the required form',
+  },
+  invalid_buffer: {
+    status: 400,
+    meaning: '`buffer` is not a whole number from 1 to 1,000,000, or is given more than once',
+  },
+  not_found: { status: 404, meaning: 'No route has this path' },
+  unknown_domain: { status: 404, meaning: 'This node runs no graph of that domain' },
+  unknown_relay: { status: 404, meaning: 'The domain has no relay of that name on this node' },
+  unknown_component: {
+    status: 404,
+    meaning: 'The domain has no ingestor or emitter of that name on this node',
+  },
+  method_not_allowed: { status: 405, meaning: 'The route answers GET only; the `Allow` header says so' },
+  internal_error: {
+    status: 500,
+    meaning: 'The server failed while answering (a defect; logged with the error name)',
+  },
+  shutting_down: { status: 503, meaning: 'The admin server is stopping and takes no new subscriptions' },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type AdminErrorCode = keyof typeof ADMIN_ERRORS;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON body (one line) with its length; `no-store`, since every answer describes this moment. */
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = `${JSON.stringify(body)}\n`;
+  response.writeHead(status, {
+    ...headers,
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  response.end(text);
+}
+
+export function sendError(
+  response: ServerResponse,
+  code: AdminErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(response, ADMIN_ERRORS[code].status, { error: { code, message } }, headers);
+}
+
+/** A text body with its length. */
+export function sendText(response: ServerResponse, status: number, contentType: string, text: string): void {
+  response.writeHead(status, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  response.end(text);
+}
+
+/**
+ * Answers 500 when nothing was sent yet; a response already under way (a stream, a control hook that wrote
+ * its head) cannot change its status, so its connection is closed instead and the client sees it cut.
+ */
+export function sendFailure(response: ServerResponse): void {
+  if (!response.headersSent) {
+    sendError(
+      response,
+      'internal_error',
+      'the admin server failed to answer this request; the node log has the error',
+    );
+    return;
+  }
+  response.destroy();
+}

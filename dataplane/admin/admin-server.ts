@@ -1,0 +1,206 @@
+// The node's admin HTTP API (`--admin-listen-addr`, default 127.0.0.1:8081): subscriptions to relays,
+// DESCRIBE of ingestors and emitters, liveness, readiness and Prometheus metrics, over node:http. It knows
+// the node only through AdminBackend. Binding goes through a RetryingListener, so an address in use makes
+// the server Retrying with a backoff, never a crash; a route or control hook that throws is a 500 (or a cut
+// stream), logged by error name, and the server keeps serving. docs/admin-api.md is the reference.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../runtime/clock.js';
+import {
+  RetryingListener,
+  type ListenAddress,
+  type ListenerStatus,
+  type RetryPolicy,
+} from '../sources/retrying-listener.js';
+import { sendError, sendFailure, sendJson, sendText } from './admin-errors.js';
+import { ALLOWED_METHODS, matchRoute, type AdminRoute } from './admin-routes.js';
+import { AdminTelemetry } from './admin-telemetry.js';
+import type { AdminBackend } from './backend.js';
+import { SubscriptionHub } from './subscription-hub.js';
+import { serveSubscription } from './subscription-route.js';
+
+export const DEFAULT_ADMIN_LISTEN_ADDR = '127.0.0.1:8081';
+/** How long `stop()` lets subscription streams write what they hold before their connections are cut. */
+export const DEFAULT_ADMIN_STOP_GRACE_MS = 5_000;
+
+/**
+ * Tried for every request no built-in route matched (the embedded node adds statement execution here).
+ * Returns whether it took the request; false is answered 404. A throw or rejection is answered 500.
+ */
+export type AdminControl = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+) => boolean | Promise<boolean>;
+
+export interface AdminServerOptions {
+  address: ListenAddress;
+  backend: AdminBackend;
+  logger: Logger;
+  control?: AdminControl;
+  /** Drives bind retries and the drop-log interval (default: the system clock). */
+  clock?: Clock;
+  /** Bind retry backoff (default 1 s doubling to 30 s). */
+  retry?: RetryPolicy;
+  /** Drops of one subscription are logged at most once per this interval (default 10 s). */
+  dropLogIntervalMs?: number;
+  /** Every listener state change. */
+  statusChanged?: (status: ListenerStatus) => void;
+}
+
+export class AdminServer {
+  readonly #backend: AdminBackend;
+  readonly #control: AdminControl | undefined;
+  readonly #telemetry: AdminTelemetry;
+  readonly #hub: SubscriptionHub;
+  readonly #server: Server;
+  readonly #listener: RetryingListener;
+  #stopping = false;
+
+  constructor(options: AdminServerOptions) {
+    const clock = options.clock ?? systemClock;
+    this.#backend = options.backend;
+    this.#control = options.control;
+    this.#telemetry = new AdminTelemetry(options.logger);
+    this.#hub = new SubscriptionHub({
+      backend: options.backend,
+      logger: options.logger,
+      clock,
+      ...(options.dropLogIntervalMs === undefined ? {} : { dropLogIntervalMs: options.dropLogIntervalMs }),
+    });
+    this.#server = createServer(
+      { noDelay: true },
+      (request, response) => void this.#handle(request, response),
+    );
+    const telemetry = this.#telemetry;
+    this.#listener = new RetryingListener(this.#server, options.address, {
+      clock,
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      hooks: {
+        listening: (address) => telemetry.listening(address, this.#listener.status.port),
+        listenFailed: (address, code, retryInMs) => telemetry.listenFailed(address, code, retryInMs),
+        serverError: (code) => telemetry.serverError(code),
+        stopped: () => telemetry.stopped(),
+        statusChanged: (status) => options.statusChanged?.(status),
+      },
+    });
+  }
+
+  /** The listener: state, bound port while Running, error and backoff while Retrying. */
+  get status(): ListenerStatus {
+    return this.#listener.status;
+  }
+
+  /** The subscriptions this server holds (for DESCRIBE-like reports and tests). */
+  get subscriptions(): SubscriptionHub {
+    return this.#hub;
+  }
+
+  /** Binds (or starts retrying); resolves after the first attempt, Running or Retrying. */
+  start(): Promise<ListenerStatus> {
+    this.#stopping = false;
+    this.#hub.reopen();
+    return this.#listener.start();
+  }
+
+  /**
+   * Ends every subscription stream (after writing what it holds), releases every backend subscription and
+   * stops listening; connections still busy after `graceMs` are cut, their queued records counted as
+   * dropped (`stopped`).
+   */
+  async stop(graceMs = DEFAULT_ADMIN_STOP_GRACE_MS): Promise<void> {
+    this.#stopping = true;
+    this.#hub.endAll('the admin server is stopping');
+    await this.#listener.stop(graceMs);
+    // Streams cut by the stop report their last drops on 'close'; let those run, then report them now.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.#hub.flushDrops();
+  }
+
+  /** Never rejects: whatever fails is answered 500 (or the stream is cut) and logged. */
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let route = 'request';
+    try {
+      const url = requestUrl(request.url);
+      if (url === undefined) return sendError(response, 'invalid_path', 'the request target is not a path');
+      const match = matchRoute(url.pathname);
+      if (match.kind === 'none') return await this.#offerToControl(request, response, url);
+      if (request.method !== 'GET') return methodNotAllowed(request, response);
+      if (match.kind === 'invalid') return sendError(response, match.code, match.message);
+      route = match.route.route;
+      await this.#serve(match.route, request, response, url);
+    } catch (error: unknown) {
+      this.#telemetry.routeFailed(route, error);
+      sendFailure(response);
+    }
+  }
+
+  async #serve(
+    route: AdminRoute,
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+  ): Promise<void> {
+    switch (route.route) {
+      case 'healthz':
+        return sendText(response, 200, 'text/plain; charset=utf-8', 'ok\n');
+      case 'readyz': {
+        const checks = this.#backend.readiness();
+        const ready = checks.every((check) => check.ok);
+        return sendJson(response, ready ? 200 : 503, { ready, checks });
+      }
+      case 'metrics': {
+        const registry = this.#backend.registry;
+        return sendText(response, 200, registry.contentType, await registry.metrics());
+      }
+      case 'subscription': {
+        const { domain, relay, subscription } = route;
+        const options = { hub: this.#hub, closingConnections: () => this.#stopping };
+        return serveSubscription(options, request, response, { key: { domain, relay, subscription }, url });
+      }
+      case 'describe': {
+        const description = await this.#backend.describe(route.domain, route.kind, route.name);
+        if (description !== undefined) return sendJson(response, 200, description);
+        const message = `domain ${route.domain} has no ${route.kind} ${route.name} on this node`;
+        return sendError(response, 'unknown_component', message);
+      }
+    }
+  }
+
+  async #offerToControl(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    try {
+      const taken = this.#control === undefined ? false : await this.#control(request, response, url);
+      if (!taken && !response.headersSent)
+        sendError(response, 'not_found', `no route for ${request.method ?? ''} ${brief(url.pathname)}`);
+    } catch (error: unknown) {
+      this.#telemetry.controlFailed(error);
+      sendFailure(response);
+    }
+  }
+}
+
+function methodNotAllowed(request: IncomingMessage, response: ServerResponse): void {
+  const message = `method ${request.method ?? ''} is not allowed here: expected ${ALLOWED_METHODS}`;
+  sendError(response, 'method_not_allowed', message, { Allow: ALLOWED_METHODS });
+}
+
+/** The request target as a URL on a fixed origin (the Host header plays no part); undefined when not a path. */
+function requestUrl(target: string | undefined): URL | undefined {
+  if (target === undefined) return undefined;
+  try {
+    if (target.startsWith('/')) return new URL(`http://admin.invalid${target}`);
+    // Absolute form (a proxy's request): only the path and query matter.
+    if (/^https?:\/\//i.test(target)) {
+      const absolute = new URL(target);
+      return new URL(`http://admin.invalid${absolute.pathname}${absolute.search}`);
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** At most 100 characters of a path, for a response body. */
+function brief(path: string): string {
+  return path.length > 100 ? `${path.slice(0, 100)}…` : path;
+}

@@ -1,0 +1,59 @@
+// What `DataPlane.apply` answers: the graph runs (with what changed, and what the node could not serve),
+// or it was refused with every reason and the domain keeps the graph it had.
+import type { ComponentRecord, GraphDiff } from '../graph/diff.js';
+import type { Graph } from '../graph/types.js';
+import type { RoutingProblem } from '../sources/http/routing-table.js';
+import { targetName } from './http-targets.js';
+
+/** Components by what the reload did to them, each named `<kind> <name>` (`relay orders`). */
+export interface ApplyChanges {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  unchanged: string[];
+}
+
+export type ApplyResult =
+  | {
+      ok: true;
+      domain: string;
+      version: number;
+      changes: ApplyChanges;
+      /** What runs but is not (fully) served: a vhost's certificate unavailable, a contested route, … */
+      warnings: string[];
+    }
+  | { ok: false; errors: string[] };
+
+/** The kind of a record's components as DESCRIBE, logs and metrics name it. */
+export const KIND_OF_RECORD: Record<ComponentRecord, string> = {
+  relays: 'relay',
+  httpIngestors: 'http-ingestor',
+  syslogIngestors: 'syslog-ingestor',
+  junctions: 'junction',
+  correlators: 'correlator',
+  emitters: 'emitter',
+};
+
+export function changesOf(diff: GraphDiff): ApplyChanges {
+  const changes: ApplyChanges = { added: [], changed: [], removed: [], unchanged: [] };
+  for (const [record, kind] of Object.entries(KIND_OF_RECORD) as [ComponentRecord, string][]) {
+    for (const change of ['added', 'changed', 'removed', 'unchanged'] as const)
+      changes[change].push(...diff[record][change].map((name) => `${kind} ${name}`));
+  }
+  return changes;
+}
+
+/** What of `graph` runs but is not served: its ingestors' route problems, and its syslog ingestors. */
+export function applyWarnings(graph: Graph, problems: readonly RoutingProblem[]): string[] {
+  const prefix = targetName(graph.domain, '');
+  const warnings = problems
+    .filter((problem) => problem.target.startsWith(prefix))
+    .map(
+      (problem) =>
+        `http-ingestor ${problem.target.slice(prefix.length)}: ${problem.code}: ${problem.message}`,
+    );
+  // Extension point: syslog listeners come with their own issue; until then say so instead of pretending.
+  for (const name of Object.keys(graph.syslogIngestors))
+    warnings.push(`syslog-ingestor ${name}: this data plane has no syslog listener yet; nothing is received`);
+  return warnings;
+}

@@ -1,0 +1,255 @@
+// The data plane of one node: the HTTP and HTTPS listeners shared by every domain, one DomainRuntime per
+// domain, and the admin API's view of them (subscribe, describe, readiness). The embedded node and
+// Kubernetes mode both drive it with `apply(graph, version)`; applying diffs the new graph against the
+// running one and swaps only what changed (docs/runtime.md, "Hot reload"). Applies, removals and stop run
+// one at a time, in call order, so two reloads never interleave.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type {
+  AdminBackend,
+  ComponentDescription,
+  DescribedKind,
+  HealthCheck,
+  RelaySubscriber,
+  SubscribeResult,
+} from '../admin/backend.js';
+import { loadGraph } from '../graph/load.js';
+import type { GraphHttpIngestor } from '../graph/types.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
+import type { Topology } from '../runtime/topology.js';
+import { Instant } from '../runtime/values.js';
+import type { ServerLimits } from '../sources/http/config.js';
+import { HttpIngestion, type RoutingReport } from '../sources/http/http-ingestion.js';
+import { HttpTelemetry, type ListenerName } from '../sources/http/telemetry.js';
+import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
+import type { ListenAddress, RetryPolicy } from '../sources/retrying-listener.js';
+import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
+import { componentMetrics } from './component-metrics.js';
+import { describeHttpIngestor, describeSyslogIngestor } from './describe.js';
+import { DomainRuntime, type DomainDeps, type RunningGraph } from './domain-runtime.js';
+import { targetName } from './http-targets.js';
+import { readinessChecks } from './readiness.js';
+import { Subscriptions } from './subscriptions.js';
+import { TransientErrors } from './transient-errors.js';
+
+export interface DataPlaneOptions {
+  httpAddress: ListenAddress;
+  httpsAddress: ListenAddress;
+  logger: Logger;
+  /** The node's registry: every counter of every domain, served by the admin API's /metrics. */
+  registry: Registry;
+  tls: TlsMaterialSource;
+  /** Monotonic time: correlator timers, listener retries (default: the system clock). */
+  clock?: Clock;
+  /** Wall-clock time: `now()` in expressions, `since` of transient errors (default: `Date.now()`). */
+  now?: () => Instant;
+  retry?: RetryPolicy;
+  limits?: Partial<ServerLimits>;
+}
+
+const STOPPING = 'the node is stopping';
+
+export class DataPlane implements AdminBackend {
+  readonly registry: Registry;
+  readonly httpIngestion: HttpIngestion;
+  readonly #log: Logger;
+  readonly #http: HttpTelemetry;
+  readonly #errors: TransientErrors;
+  readonly #subscriptions = new Subscriptions();
+  readonly #domains = new Map<string, DomainRuntime>();
+  readonly #deps: DomainDeps;
+  #routing: RoutingReport = { plainHosts: 0, secureHosts: 0, problems: [] };
+  #queue: Promise<unknown> = Promise.resolve();
+  #stopped = false;
+
+  constructor(options: DataPlaneOptions) {
+    const clock = options.clock ?? systemClock;
+    const now = options.now ?? (() => Instant.fromMillis(Date.now()));
+    this.registry = options.registry;
+    this.#log = options.logger.child({ component: 'data-plane' });
+    this.#errors = new TransientErrors(now);
+    this.#http = new HttpTelemetry(options.logger, options.registry);
+    this.httpIngestion = new HttpIngestion({
+      httpAddress: options.httpAddress,
+      httpsAddress: options.httpsAddress,
+      tls: options.tls,
+      telemetry: this.#http,
+      clock,
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      statusChanged: (listener, status) => this.#errors.listenerChanged(listener, status),
+    });
+    this.#deps = {
+      topology: { registry: options.registry, logger: options.logger, clock, now },
+      http: this.#http,
+      subscriptions: this.#subscriptions,
+    };
+  }
+
+  /** Opens the listeners; resolves after the first attempt (a port in use is Retrying, not a failure). */
+  async start(): Promise<void> {
+    if (this.#stopped) throw new Error('a stopped data plane cannot be started again');
+    await this.httpIngestion.start();
+  }
+
+  /**
+   * Runs `graph` (JSON, checked here) as `version` of its domain, reusing what did not change. A graph
+   * this data plane cannot run is refused with every reason; the domain keeps the graph it runs.
+   */
+  apply(graph: unknown, version: number): Promise<ApplyResult> {
+    return this.#serially(() => this.#apply(graph, version));
+  }
+
+  /** Withdraws a domain's routes, stops its components and ends its subscribers. */
+  removeDomain(domain: string): Promise<void> {
+    return this.#serially(() => {
+      const runtime = this.#domains.get(domain);
+      if (runtime === undefined) return Promise.resolve();
+      this.#domains.delete(domain);
+      this.#publishRoutes();
+      runtime.stop(`domain ${domain} was removed from this node`);
+      this.#log.info({ event: 'domain_removed', domain }, 'domain removed');
+      return Promise.resolve();
+    });
+  }
+
+  /** Stops the listeners (busy requests get `graceMs`), every domain, and ends every subscriber. */
+  stop(graceMs?: number): Promise<void> {
+    return this.#serially(async () => {
+      if (this.#stopped) return;
+      this.#stopped = true;
+      await this.httpIngestion.stop(graceMs);
+      for (const runtime of this.#domains.values()) runtime.stop(STOPPING);
+      this.#domains.clear();
+      this.#subscriptions.endAll(STOPPING);
+    });
+  }
+
+  /** Domain → the graph version it runs. */
+  versions(): ReadonlyMap<string, number> {
+    const versions = new Map<string, number>();
+    for (const [domain, runtime] of this.#domains)
+      if (runtime.running !== undefined) versions.set(domain, runtime.running.version);
+    return versions;
+  }
+
+  /** The topology a domain runs (read only: diagnostics and tests). */
+  topology(domain: string): Topology | undefined {
+    return this.#running(domain)?.topology;
+  }
+
+  subscribe(domain: string, relay: string, subscriber: RelaySubscriber): SubscribeResult {
+    return this.#subscriptions.subscribe(domain, this.#running(domain)?.topology, relay, subscriber);
+  }
+
+  async describe(
+    domain: string,
+    kind: DescribedKind,
+    name: string,
+  ): Promise<ComponentDescription | undefined> {
+    const running = this.#running(domain);
+    if (running === undefined) return undefined;
+    // Emitters have no sink in this data plane yet and a graph with one is refused, so none runs here.
+    if (kind === 'emitter') return undefined;
+    const { graph } = running;
+    if (Object.hasOwn(graph.httpIngestors, name))
+      return this.#describeHttp(domain, running, name, graph.httpIngestors[name]!);
+    const syslog = Object.hasOwn(graph.syslogIngestors, name) ? graph.syslogIngestors[name] : undefined;
+    if (syslog === undefined) return undefined;
+    return describeSyslogIngestor({
+      domain,
+      name,
+      graphVersion: running.version,
+      spec: syslog,
+      client: graph.clients[syslog.client],
+      metrics: await componentMetrics(this.registry, { domain, kind: 'syslog-ingestor', name }),
+    });
+  }
+
+  readiness(): HealthCheck[] {
+    return readinessChecks({
+      http: this.httpIngestion.http.status,
+      https: this.httpIngestion.https.status,
+      httpsRouted: this.#routing.secureHosts > 0,
+      domains: [...this.#domains.values()].flatMap((runtime) => runtime.readiness() ?? []),
+    });
+  }
+
+  async #apply(json: unknown, version: number): Promise<ApplyResult> {
+    if (this.#stopped) return { ok: false, errors: ['the data plane is stopped'] };
+    const loaded = loadGraph(json);
+    if (!loaded.ok) return this.#refused(domainOf(json), version, loaded.errors);
+    const { graph } = loaded;
+    const runtime = this.#domains.get(graph.domain) ?? new DomainRuntime(graph.domain, this.#deps);
+    const outcome = await runtime.reload(graph, version, (applied) => {
+      this.#domains.set(applied.domain, applied);
+      this.#publishRoutes();
+    });
+    if (!outcome.ok) return this.#refused(graph.domain, version, outcome.errors);
+    const changes = changesOf(outcome.diff);
+    const warnings = applyWarnings(graph, this.#routing.problems);
+    const counts = Object.fromEntries(
+      Object.entries(changes).map(([change, names]: [string, string[]]) => [change, names.length]),
+    );
+    this.#log.info(
+      { event: 'graph_applied', domain: graph.domain, version, ...counts, warnings: warnings.length },
+      'graph applied',
+    );
+    return { ok: true, domain: graph.domain, version, changes, warnings };
+  }
+
+  #refused(domain: string | undefined, version: number, errors: string[]): ApplyResult {
+    const runtime = domain === undefined ? undefined : this.#domains.get(domain);
+    if (runtime !== undefined) runtime.refusedVersion = version;
+    this.#log.warn(
+      { event: 'graph_refused', domain, version, errors },
+      'graph refused; the running one stays',
+    );
+    return { ok: false, errors };
+  }
+
+  /** Hands every domain's routes, in the order the domains arrived, to the listeners. */
+  #publishRoutes(): void {
+    const routes = [...this.#domains.values()].flatMap((runtime) => runtime.targets.routes());
+    this.#routing = this.httpIngestion.setRoutes(routes);
+    this.#errors.routesApplied(this.#routing.problems);
+  }
+
+  async #describeHttp(
+    domain: string,
+    running: RunningGraph,
+    name: string,
+    spec: GraphHttpIngestor,
+  ): Promise<ComponentDescription> {
+    const listener: ListenerName = spec.tls === undefined ? 'http' : 'https';
+    const status = this.httpIngestion[listener].status;
+    const target = targetName(domain, name);
+    return describeHttpIngestor({
+      domain,
+      name,
+      graphVersion: running.version,
+      spec,
+      target: this.#domains.get(domain)?.targets.get(name)?.target,
+      listener: { name: listener, status, error: this.#errors.ofListener(listener, status) },
+      routeError: this.#errors.ofTarget(target),
+      metrics: await componentMetrics(this.registry, { domain, kind: 'http-ingestor', name }),
+      requests: this.#http.countsOf(target),
+    });
+  }
+
+  #running(domain: string): RunningGraph | undefined {
+    return this.#domains.get(domain)?.running;
+  }
+
+  #serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** The domain a graph that failed to load names, when it names one (to note the refusal on it). */
+function domainOf(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null || !('domain' in json)) return undefined;
+  return typeof json.domain === 'string' ? json.domain : undefined;
+}

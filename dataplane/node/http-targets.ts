@@ -1,0 +1,142 @@
+// The HTTP side of one domain's hot reload: one IngestTarget per HTTP ingestor (`<domain>/<ingestor>`),
+// kept across reloads so the listener's routes and in-flight requests keep pointing at it.
+//
+//   hold(diff)     before building: the changed ingestors' targets are quiesced (ON QUIESCE applies)
+//   release()      the graph was refused: they resume on the entries they had
+//   swap(…)        the graph was built: added ingestors get a target, changed ones are retargeted to the
+//                  new entry, removed ones leave the routes
+//   settle()       after the routes are swapped: removed targets stop (buffer counted as `stopped`), held
+//                  ones resume and deliver their buffer to the new entry, in arrival order
+//
+// A changed ingestor whose MAX BODY SIZE or ON QUIESCE changed needs a new target (both are fixed when a
+// target is made): the new one takes the routes, quiesced, while the old one drains its buffer into the
+// new entry; then the new one resumes. Requests the old one still holds go on to the new entry.
+import { isDeepStrictEqual } from 'node:util';
+import type { GraphDiff } from '../graph/diff.js';
+import type { Graph, GraphHttpIngestor } from '../graph/types.js';
+import type { Telemetry } from '../runtime/telemetry.js';
+import type { Topology } from '../runtime/topology.js';
+import { createIngestTarget, type IngestFn, type IngestTarget } from '../sources/http/ingest-target.js';
+import { httpRouteOf, type HttpRoute } from '../sources/http/target.js';
+import type { HttpTelemetry } from '../sources/http/telemetry.js';
+
+/** The name of an ingestor's target in the listener's logs, metrics and routing problems. */
+export function targetName(domain: string, ingestor: string): string {
+  return `${domain}/${ingestor}`;
+}
+
+interface Entry {
+  spec: GraphHttpIngestor;
+  target: IngestTarget;
+}
+
+export interface HttpTargetsDeps {
+  http: HttpTelemetry;
+  /** The domain's runtime telemetry: quiesce drops count as drops of the ingestor. */
+  runtime: Telemetry;
+}
+
+export class DomainHttpTargets {
+  readonly #domain: string;
+  readonly #deps: HttpTargetsDeps;
+  readonly #entries = new Map<string, Entry>();
+  /** Quiesced by `hold`, resumed by `release` or `settle`, in this order. */
+  #held: IngestTarget[] = [];
+  /** Replacement targets, resumed after the held ones drained. */
+  #replacements: IngestTarget[] = [];
+  #retired: IngestTarget[] = [];
+
+  constructor(domain: string, deps: HttpTargetsDeps) {
+    this.#domain = domain;
+    this.#deps = deps;
+  }
+
+  /** The target of an ingestor, with the spec it serves. */
+  get(name: string): Readonly<Entry> | undefined {
+    return this.#entries.get(name);
+  }
+
+  routes(): HttpRoute[] {
+    return [...this.#entries.values()].map(({ spec, target }) => httpRouteOf(this.#domain, spec, target));
+  }
+
+  hold(diff: GraphDiff): void {
+    for (const name of diff.httpIngestors.changed) {
+      const entry = this.#entries.get(name);
+      if (entry === undefined) continue;
+      entry.target.quiesce();
+      this.#held.push(entry.target);
+    }
+  }
+
+  async release(): Promise<void> {
+    const held = this.#held;
+    this.#held = [];
+    await Promise.all(held.map((target) => target.resume()));
+  }
+
+  swap(graph: Graph, topology: Topology, diff: GraphDiff): void {
+    const entryOf = (name: string): IngestFn => {
+      const entry = topology.ingestors.get(name);
+      // buildTopology builds every ingestor of the graph or fails; a gap here is a defect.
+      if (entry === undefined) throw new Error(`topology of ${this.#domain} has no ingestor ${name}`);
+      return entry.ingest;
+    };
+    for (const name of diff.httpIngestors.removed) {
+      const entry = this.#entries.get(name);
+      if (entry !== undefined) this.#retired.push(entry.target);
+      this.#entries.delete(name);
+    }
+    for (const name of diff.httpIngestors.changed)
+      this.#change(name, graph.httpIngestors[name], entryOf(name));
+    for (const name of diff.httpIngestors.added) {
+      const spec = graph.httpIngestors[name];
+      if (spec !== undefined)
+        this.#entries.set(name, { spec, target: this.#create(name, spec, entryOf(name)) });
+    }
+  }
+
+  async settle(): Promise<void> {
+    for (const target of this.#retired) target.stop();
+    this.#retired = [];
+    await this.release();
+    const replacements = this.#replacements;
+    this.#replacements = [];
+    await Promise.all(replacements.map((target) => target.resume()));
+  }
+
+  /** The domain is removed or the node stops: every target drops what it holds (counted). */
+  stopAll(): void {
+    for (const { target } of this.#entries.values()) target.stop();
+    this.#entries.clear();
+  }
+
+  #change(name: string, spec: GraphHttpIngestor | undefined, ingest: IngestFn): void {
+    const entry = this.#entries.get(name);
+    if (entry === undefined || spec === undefined) return;
+    entry.target.retarget(ingest);
+    if (sameTargetSettings(entry.spec, spec)) {
+      entry.spec = spec;
+      return;
+    }
+    const replacement = this.#create(name, spec, ingest);
+    replacement.quiesce();
+    this.#replacements.push(replacement);
+    this.#entries.set(name, { spec, target: replacement });
+  }
+
+  #create(name: string, spec: GraphHttpIngestor, ingest: IngestFn): IngestTarget {
+    return createIngestTarget({
+      name: targetName(this.#domain, name),
+      ingestor: spec,
+      ingest,
+      telemetry: this.#deps.http,
+      drops: this.#deps.runtime.component('http-ingestor', name),
+    });
+  }
+}
+
+/** What an IngestTarget fixes when it is made. */
+function sameTargetSettings(a: GraphHttpIngestor, b: GraphHttpIngestor): boolean {
+  return a.maxBodyBytes === b.maxBodyBytes && isDeepStrictEqual(a.quiesce, b.quiesce);
+}
