@@ -6,6 +6,7 @@ import { addNodeCommands, type ClientContext } from './client/node-commands.js';
 import { runCompile, runValidate, type CompileOptions } from './commands/compile.js';
 import { runConvert } from './commands/convert.js';
 import { runCrds } from './commands/crds.js';
+import { LOG_LEVELS, NODE_DEFAULTS, runNode, type NodeOptions } from './commands/node.js';
 import { runShowCreate } from './commands/show-create.js';
 import { InputError } from './input-error.js';
 import { EXIT, type Output } from './report.js';
@@ -79,6 +80,28 @@ export function buildProgram(
     .description('print the CustomResourceDefinitions (or write them to a directory)')
     .option('-o, --out <dir>', 'write one file per CRD into this directory')
     .action((options: { out?: string }) => exit(runCrds(options, output)));
+
+  program
+    .command('node')
+    .description('run the embedded node: compiler and data plane in one process, no Kubernetes')
+    .option(
+      '--manifests <path>',
+      'statement (.sql) and resource (.yaml) files or a directory to run (watched)',
+    )
+    .option('--data-dir <dir>', 'keep applied objects, uploads and graphs here (default: nothing is kept)')
+    .option('--http-listen-addr <ip:port>', 'HTTP ingestion listener', NODE_DEFAULTS.httpListenAddr)
+    .option('--https-listen-addr <ip:port>', 'HTTPS listener for TLS vhosts', NODE_DEFAULTS.httpsListenAddr)
+    .option(
+      '--admin-listen-addr <ip:port>',
+      'admin API: subscribe, describe, statements, metrics',
+      NODE_DEFAULTS.adminListenAddr,
+    )
+    .addOption(
+      new Option('--log-level <level>', 'log level (JSON lines on stderr)')
+        .choices(LOG_LEVELS)
+        .default('info'),
+    )
+    .action(async (options: NodeOptions) => exit(await runNode(options, output, context)));
 
   addNodeCommands(program, output, exit, context);
   return program;
