@@ -1,7 +1,9 @@
 // The servers of the HTTP benchmark (test/bench/http.bench.ts), each started in its own child process.
 // `listen` and `full` are the same listener with a different target: a new target (another codec, a
-// syslog path) is one more entry in TARGETS.
+// syslog path) is one more entry in TARGETS. `node` is the real embedded node (`streamroute node
+// --manifests examples/quickstart`), whose subscriber is the driver, over the admin API.
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { systemClock } from '../../dataplane/runtime/clock.js';
@@ -11,12 +13,17 @@ import { HttpIngestion } from '../../dataplane/sources/http/http-ingestion.js';
 import { createIngestTarget } from '../../dataplane/sources/http/ingest-target.js';
 import { httpRouteOf, type HttpRoute } from '../../dataplane/sources/http/target.js';
 import { HttpTelemetry } from '../../dataplane/sources/http/telemetry.js';
+import { startEmbeddedNode } from '../../operator/cli/embedded-node.js';
 import { exampleStatements, graphFromStatements } from '../fixtures/graph-from-statements.js';
 
 export interface BenchServer {
   port: number;
-  /** Bodies (or records) the target saw. */
-  counted: () => number;
+  /** The admin API's port (the `node` variant). */
+  adminPort?: number;
+  /** Bodies (or records) the target saw; undefined where the server does not count (bare, node). */
+  counted: () => number | undefined;
+  /** Stops what must be cleaned up (the node's temporary data dir). */
+  stop?: () => Promise<void>;
 }
 
 interface Node {
@@ -69,8 +76,9 @@ const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
   },
 };
 
-export async function startServer(variant: 'bare' | 'listen' | 'full'): Promise<BenchServer> {
+export async function startServer(variant: 'bare' | 'listen' | 'full' | 'node'): Promise<BenchServer> {
   if (variant === 'bare') return startBare();
+  if (variant === 'node') return startNode();
   const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
   const registry = new Registry();
   const telemetry = new HttpTelemetry(logger, registry);
@@ -96,7 +104,28 @@ function startBare(): Promise<BenchServer> {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      resolve({ port: typeof address === 'object' && address !== null ? address.port : 0, counted: () => 0 });
+      resolve({
+        port: typeof address === 'object' && address !== null ? address.port : 0,
+        counted: () => undefined,
+      });
     });
   });
+}
+
+/**
+ * The embedded node as `streamroute node --manifests examples/quickstart` runs it (domain `default`), on
+ * 127.0.0.1 with ports from the system, a temporary data dir and warn-level logs to /dev/null.
+ */
+async function startNode(): Promise<BenchServer> {
+  const loopback = { host: '127.0.0.1', port: 0 };
+  const node = await startEmbeddedNode({
+    manifests: fileURLToPath(new URL('../../examples/quickstart', import.meta.url)),
+    httpAddress: loopback,
+    httpsAddress: loopback,
+    adminAddress: loopback,
+    logger: pino({ level: 'warn' }, pino.destination('/dev/null')),
+  });
+  const ports = node.ports();
+  if (ports.http === 0 || ports.admin === 0) throw new Error(`node not listening: ${JSON.stringify(ports)}`);
+  return { port: ports.http, adminPort: ports.admin, counted: () => undefined, stop: () => node.stop() };
 }
