@@ -4,9 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADMIN_ERRORS } from './admin-errors.js';
 import { DEFAULT_ADMIN_LISTEN_ADDR, DEFAULT_ADMIN_STOP_GRACE_MS } from './admin-server.js';
-import { DEFAULT_SUBSCRIBER_BUFFER, MAX_SUBSCRIBER_BUFFER } from './subscription-hub.js';
+import {
+  DEFAULT_RETAINED_NAMES,
+  DEFAULT_SUBSCRIBER_BUFFER,
+  MAX_SUBSCRIBER_BUFFER,
+} from './subscription-hub.js';
 import { END_REASON_TRAILER, NDJSON_TYPE } from './subscription-route.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS } from './throttled-drops.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS } from '../runtime/throttled-drops.js';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'admin-api.md'), 'utf8');
 
@@ -30,6 +34,8 @@ describe('docs/admin-api.md', () => {
     assert.match(doc, /from 1 to 1,000,000/);
     assert.equal(DEFAULT_DROP_LOG_INTERVAL_MS, 10_000);
     assert.match(doc, /at most once per 10 s per subscription/);
+    assert.equal(DEFAULT_RETAINED_NAMES, 1_000);
+    assert.match(doc, /those for the \*\*1,000\*\* names that went most recently/);
     assert.equal(DEFAULT_ADMIN_STOP_GRACE_MS, 5_000);
     assert.match(doc, /\*\*5 s\*\* to write what they hold/);
     assert.ok(doc.includes(`\`${NDJSON_TYPE}\``));

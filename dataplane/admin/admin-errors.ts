@@ -1,6 +1,7 @@
-// The error catalog of the admin API: every error response is `{"error":{"code":"…","message":"…"}}` with
-// one of these stable codes; the message names what was wrong. docs/admin-api.md has the same table
-// (checked by admin-errors.test.ts). Clients branch on the code, never on the message.
+// The error catalog of the admin API, and of the embedded node's control routes served on it
+// (operator/cli/node/control-routes.ts): every error response is `{"error":{"code":"…","message":"…"}}`
+// with one of these stable codes; the message names what was wrong. docs/admin-api.md has the same table
+// (checked by admin-docs.test.ts). Clients branch on the code, never on the message.
 import type { ServerResponse } from 'node:http';
 
 export const ADMIN_ERRORS = {
@@ -17,6 +18,16 @@ export const ADMIN_ERRORS = {
     status: 400,
     meaning: '`buffer` is not a whole number from 1 to 1,000,000, or is given more than once',
   },
+  invalid_json: { status: 400, meaning: 'The body of a statement request is not JSON' },
+  invalid_request: {
+    status: 400,
+    meaning:
+      "The body of a statement request does not have the request's shape, or its uploads do not match the script",
+  },
+  invalid_upload: {
+    status: 400,
+    meaning: 'An upload has bad base64, an unsafe path, or a path given twice',
+  },
   not_found: { status: 404, meaning: 'No route has this path' },
   unknown_domain: { status: 404, meaning: 'This node runs no graph of that domain' },
   unknown_relay: { status: 404, meaning: 'The domain has no relay of that name on this node' },
@@ -24,12 +35,31 @@ export const ADMIN_ERRORS = {
     status: 404,
     meaning: 'The domain has no ingestor or emitter of that name on this node',
   },
-  method_not_allowed: { status: 405, meaning: 'The route answers GET only; the `Allow` header says so' },
+  method_not_allowed: {
+    status: 405,
+    meaning: 'The route does not answer this method; the `Allow` header says which one it does',
+  },
+  body_too_large: {
+    status: 413,
+    meaning: 'The body is larger than the limit; the rest is not read and the connection closes',
+  },
+  unsupported_media_type: {
+    status: 415,
+    meaning: 'A statement request without `Content-Type: application/json`',
+  },
   internal_error: {
     status: 500,
     meaning: 'The server failed while answering (a defect; logged with the error name)',
   },
-  shutting_down: { status: 503, meaning: 'The admin server is stopping and takes no new subscriptions' },
+  shutting_down: {
+    status: 503,
+    meaning: 'The node is stopping: it takes no new subscriptions and runs no new statements',
+  },
+  host_not_allowed: {
+    status: 421,
+    meaning:
+      'The `Host` header (or an absolute request target) names a host the admin API does not answer for: not `localhost`, an IP address or an allowed host',
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type AdminErrorCode = keyof typeof ADMIN_ERRORS;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { matchRoute, type RouteMatch } from './admin-routes.js';
-import { checkName, parseBuffer } from './request-params.js';
+import { checkName, isDomainName, isResourceName, parseBuffer } from './request-params.js';
 
 describe('admin routes', () => {
   const cases: [string, RouteMatch | string][] = [
@@ -63,13 +63,26 @@ describe('admin routes', () => {
 });
 
 describe('request parameters', () => {
+  it('one name predicate, with the Kubernetes limits: a domain is a namespace, a name an object name', () => {
+    const label63 = 'a'.repeat(63);
+    assert.equal(isDomainName(label63), true);
+    assert.equal(isDomainName(`${label63}a`), false, 'a namespace name has at most 63 characters');
+    assert.equal(isDomainName('team.a'), false, 'a namespace name is a DNS-1123 label');
+    for (const name of ['orders', 'a', '0-x', 'audit.v2', `${'a'.repeat(63)}.${'b'.repeat(189)}`])
+      assert.equal(isResourceName(name), true, name);
+    for (const name of ['Orders', '-a', 'a-', 'a..b', '.a', 'a.', 'a_b', '', 'x'.repeat(254)])
+      assert.equal(isResourceName(name), false, name);
+    assert.equal(checkName('domain', 'a'.repeat(64)).ok, false);
+    assert.equal(checkName('relay', 'audit.v2').ok, true);
+  });
+
   it('names the parameter, quotes what was sent briefly, and says what is expected', () => {
     const checked = checkName('relay', 'Orders');
     assert.deepEqual(checked, {
       ok: false,
       code: 'invalid_name',
       message:
-        'relay name "Orders" is not valid: expected lower-case letters, digits and \'-\', starting and ending with a letter or digit, at most 253 characters',
+        "relay name \"Orders\" is not valid: expected lower-case letters, digits, '-' and '.', each '.'-separated part starting and ending with a letter or digit, at most 253 characters",
     });
     const long = checkName('subscription', 'x'.repeat(300));
     assert.ok(!long.ok && long.message.includes(`"${'x'.repeat(64)}…"`));

@@ -93,7 +93,8 @@ function checkAll(named: readonly [NameKind, string | undefined][]): Checked<str
   return { ok: true, value: values };
 }
 
-function decode(segment: string): string | undefined {
+/** A percent-decoded path segment; undefined when it is not valid percent-encoding. */
+export function decode(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {

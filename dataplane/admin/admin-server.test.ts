@@ -136,13 +136,61 @@ describe('AdminServer', () => {
     admin = await startAdmin();
     const absolute = await sendOnce(admin.port, {
       method: 'GET',
-      path: 'http://node-7.example:8081/healthz',
+      path: 'http://127.0.0.1:8081/healthz',
     });
     assert.equal(absolute.status, 200);
     assert.equal(absolute.body, 'ok\n');
     const asterisk = await sendOnce(admin.port, { method: 'OPTIONS', path: '*' });
     assert.equal(asterisk.status, 400);
     assert.equal(errorOf(asterisk.body).code, 'invalid_path');
+  });
+
+  describe('regression: DNS rebinding against the admin API', () => {
+    const secretRelay = async (options: Parameters<typeof startAdmin>[0] = {}) => {
+      admin = await startAdmin(options);
+      admin.backend.addRelay('orders');
+      return admin;
+    };
+
+    it('refuses a request whose Host is a name of someone else’s (a rebound page), on every route', async () => {
+      let controlCalls = 0;
+      const started = await secretRelay({
+        control: () => {
+          controlCalls++;
+          return false;
+        },
+      });
+      for (const [method, path] of [
+        ['GET', '/v1/domains/shop/relays/orders/subscriptions/stolen'],
+        ['GET', '/v1/domains/shop/ingestors/orders-in'],
+        ['GET', '/metrics'],
+        ['GET', '/readyz'],
+        ['POST', '/v1/domains/shop/statements'],
+      ] as const) {
+        const answer = await sendOnce(started.port, { method, path, host: `evil.example:${started.port}` });
+        assert.equal(answer.status, 421, `${method} ${path}`);
+        assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+        assert.equal(errorOf(answer.body).code, 'host_not_allowed');
+      }
+      assert.equal(controlCalls, 0, 'the control hook never saw them');
+      assert.equal(started.server.subscriptions.groupCount, 0, 'nothing subscribed');
+      const absolute = await sendOnce(started.port, { method: 'GET', path: 'http://evil.example/readyz' });
+      assert.equal(absolute.status, 421);
+    });
+
+    it('serves localhost, IP addresses and the allowed hosts', async () => {
+      const started = await secretRelay({ allowedHosts: ['node-7.cluster.internal'] });
+      for (const host of [
+        'localhost',
+        `localhost:${started.port}`,
+        `127.0.0.1:${started.port}`,
+        '[::1]',
+        'node-7.cluster.internal',
+      ]) {
+        const answer = await sendOnce(started.port, { method: 'GET', path: '/healthz', host });
+        assert.equal(answer.status, 200, host);
+      }
+    });
   });
 
   it('offers every request no route matched to the control hook; false is 404', async () => {

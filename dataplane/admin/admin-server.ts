@@ -16,6 +16,7 @@ import { sendError, sendFailure, sendJson, sendText } from './admin-errors.js';
 import { ALLOWED_METHODS, matchRoute, type AdminRoute } from './admin-routes.js';
 import { AdminTelemetry } from './admin-telemetry.js';
 import type { AdminBackend } from './backend.js';
+import { HostPolicy } from './host-check.js';
 import { SubscriptionHub } from './subscription-hub.js';
 import { serveSubscription } from './subscription-route.js';
 
@@ -35,6 +36,12 @@ export type AdminControl = (
 
 export interface AdminServerOptions {
   address: ListenAddress;
+  /**
+   * Host names the API answers for besides `localhost`, `*.localhost`, IP addresses and the listen
+   * address: exact names, or `.example` for a domain and every name under it. Any other Host is refused
+   * (421 `host_not_allowed`), which stops DNS rebinding (docs/admin-api.md, "Security").
+   */
+  allowedHosts?: readonly string[];
   backend: AdminBackend;
   logger: Logger;
   control?: AdminControl;
@@ -55,12 +62,17 @@ export class AdminServer {
   readonly #hub: SubscriptionHub;
   readonly #server: Server;
   readonly #listener: RetryingListener;
+  readonly #hosts: HostPolicy;
   #stopping = false;
 
   constructor(options: AdminServerOptions) {
     const clock = options.clock ?? systemClock;
     this.#backend = options.backend;
     this.#control = options.control;
+    this.#hosts = new HostPolicy({
+      listenHost: options.address.host,
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    });
     this.#telemetry = new AdminTelemetry(options.logger);
     this.#hub = new SubscriptionHub({
       backend: options.backend,
@@ -121,6 +133,8 @@ export class AdminServer {
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let route = 'request';
     try {
+      // Before anything else, the control hook included: a rebound page must learn nothing.
+      if (!this.#hosts.allows(request.headers.host, request.url)) return hostNotAllowed(response);
       const url = requestUrl(request.url);
       if (url === undefined) return sendError(response, 'invalid_path', 'the request target is not a path');
       const match = matchRoute(url.pathname);
@@ -179,12 +193,21 @@ export class AdminServer {
   }
 }
 
+function hostNotAllowed(response: ServerResponse): void {
+  const message =
+    'the request names a host this admin API does not answer for: use localhost or an IP address, or add the name to the allowed hosts';
+  sendError(response, 'host_not_allowed', message);
+}
+
 function methodNotAllowed(request: IncomingMessage, response: ServerResponse): void {
   const message = `method ${request.method ?? ''} is not allowed here: expected ${ALLOWED_METHODS}`;
   sendError(response, 'method_not_allowed', message, { Allow: ALLOWED_METHODS });
 }
 
-/** The request target as a URL on a fixed origin (the Host header plays no part); undefined when not a path. */
+/**
+ * The request target as a URL on a fixed origin (the Host header was checked before and plays no further
+ * part); undefined when not a path.
+ */
 function requestUrl(target: string | undefined): URL | undefined {
   if (target === undefined) return undefined;
   try {

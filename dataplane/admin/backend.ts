@@ -47,7 +47,7 @@ export interface ComponentDescription {
   details: Record<string, unknown>;
 }
 
-/** One subscriber to one relay, as the data plane sees it. */
+/** One subscriber to one relay, as the data plane sees it. Neither method is called before `subscribe` returns. */
 export interface RelaySubscriber {
   /** Called synchronously for every record placed on the relay; must not block or throw. */
   record(record: Readonly<RecordValues>): void;

@@ -3,12 +3,13 @@
 // a full queue, the next member with room takes the record instead (so a slow member does not cost records
 // a fast sibling could take), and only when every queue is full does the turn's member evict its oldest.
 // The group is released (the backend subscription removed) when its last member leaves or the backend
-// ends it.
+// ends it; it is finished once it is released and every member has closed (members the backend ended
+// still write what they hold, and count what they could not), so nothing counts into its drops any more.
 import type { Logger } from 'pino';
 import type { RelaySubscriber } from './backend.js';
+import type { ThrottledDrops } from '../runtime/throttled-drops.js';
 import type { RecordValues } from '../runtime/values.js';
 import type { MemberOwner, SubscriptionMember } from './subscription-member.js';
-import type { ThrottledDrops } from './throttled-drops.js';
 
 export interface SubscriptionKey {
   domain: string;
@@ -16,7 +17,7 @@ export interface SubscriptionKey {
   subscription: string;
 }
 
-/** The drop accounting of one subscription (kept by the hub across the group's lifetimes). */
+/** The drop accounting of one subscription (kept by the hub while any group of the name lives). */
 export interface SubscriptionDrops {
   /** A full queue evicted its oldest record. */
   overflow: ThrottledDrops;
@@ -24,42 +25,44 @@ export interface SubscriptionDrops {
   stopped: ThrottledDrops;
 }
 
+/** What the hub learns of a group's life. */
+export interface GroupOwner {
+  /** The backend subscription is removed: the group takes no more members. */
+  released(group: SubscriptionGroup): void;
+  /** Released, and every member has closed. */
+  finished(group: SubscriptionGroup): void;
+}
+
 export class SubscriptionGroup implements RelaySubscriber, MemberOwner {
   readonly key: SubscriptionKey;
-  readonly #drops: SubscriptionDrops;
   readonly #log: Logger;
-  readonly #released: (group: SubscriptionGroup) => void;
+  readonly #owner: GroupOwner;
+  #drops: SubscriptionDrops | undefined;
   #members: readonly SubscriptionMember[] = [];
   #next = 0;
   #unsubscribe: (() => void) | undefined;
   #endedWith: string | undefined;
   #isReleased = false;
+  #isFinished = false;
 
-  constructor(
-    key: SubscriptionKey,
-    drops: SubscriptionDrops,
-    log: Logger,
-    released: (group: SubscriptionGroup) => void,
-  ) {
+  constructor(key: SubscriptionKey, log: Logger, owner: GroupOwner) {
     this.key = key;
-    this.#drops = drops;
     this.#log = log;
-    this.#released = released;
+    this.#owner = owner;
   }
 
   get members(): readonly SubscriptionMember[] {
     return this.#members;
   }
 
-  /** Why the backend ended the subscription, when it did. */
-  get endedWith(): string | undefined {
-    return this.#endedWith;
-  }
-
-  /** The backend subscription is in place; `unsubscribe` removes it when the group is released. */
-  attach(unsubscribe: () => void): void {
+  /**
+   * The backend subscription is in place (the backend calls neither `record` nor `end` before `subscribe`
+   * returns, so nothing happened before this): `unsubscribe` removes it when the group is released, and
+   * drops count into `drops`.
+   */
+  attach(unsubscribe: () => void, drops: SubscriptionDrops): void {
     this.#unsubscribe = unsubscribe;
-    if (this.#isReleased) unsubscribe();
+    this.#drops = drops;
   }
 
   add(member: SubscriptionMember): void {
@@ -87,11 +90,11 @@ export class SubscriptionGroup implements RelaySubscriber, MemberOwner {
 
   // MemberOwner
   overflowed(): void {
-    this.#drops.overflow.add();
+    this.#drops?.overflow.add();
   }
 
   closed(member: SubscriptionMember, discarded: number): void {
-    this.#drops.stopped.add(discarded);
+    this.#drops?.stopped.add(discarded);
     this.#members = this.#members.filter((candidate) => candidate !== member);
     this.#log.info(
       {
@@ -104,6 +107,7 @@ export class SubscriptionGroup implements RelaySubscriber, MemberOwner {
       'subscriber left',
     );
     if (this.#members.length === 0) this.#release();
+    this.#finishOnceEmpty();
   }
 
   /** The member whose turn it is, or the next one with room when its queue is full. */
@@ -127,6 +131,13 @@ export class SubscriptionGroup implements RelaySubscriber, MemberOwner {
     if (this.#isReleased) return;
     this.#isReleased = true;
     this.#unsubscribe?.();
-    this.#released(this);
+    this.#owner.released(this);
+    this.#finishOnceEmpty();
+  }
+
+  #finishOnceEmpty(): void {
+    if (this.#isFinished || !this.#isReleased || this.#members.length > 0) return;
+    this.#isFinished = true;
+    this.#owner.finished(this);
   }
 }

@@ -56,11 +56,11 @@ const key = (subscription: string, relay = 'orders'): SubscriptionKey => ({
   subscription,
 });
 
-function setup() {
+function setup(options: { retainedNames?: number } = {}) {
   const backend = new TestAdminBackend();
   const orders = backend.addRelay('orders');
   const clock = new ManualClock();
-  const hub = new SubscriptionHub({ backend, logger: backend.logger, clock });
+  const hub = new SubscriptionHub({ backend, logger: backend.logger, clock, ...options });
   const join = (subscription: string, capacity = 100, output = new MemoryOutput()): MemoryOutput => {
     const joined = hub.join(key(subscription), output, capacity);
     assert.ok(joined.ok);
@@ -225,24 +225,7 @@ describe('SubscriptionHub', () => {
     );
     assert.equal(domain.ok ? '' : domain.reason, 'unknown_domain');
     assert.equal(hub.groupCount, 0);
-  });
-
-  it('answers unknown_relay when the relay ends while the subscription is being made', () => {
-    const { backend, hub } = setup();
-    const subscribe = backend.subscribe.bind(backend);
-    backend.subscribe = (domain, relay, subscriber) => {
-      const result = subscribe(domain, relay, subscriber);
-      subscriber.end('relay orders was removed');
-      return result;
-    };
-    const joined = hub.join(key('audit'), new MemoryOutput(), 10);
-    assert.deepEqual(joined, {
-      ok: false,
-      reason: 'unknown_relay',
-      message: 'relay orders ended: relay orders was removed',
-    });
-    assert.equal(backend.activeCount('orders'), 0);
-    assert.equal(hub.groupCount, 0);
+    assert.equal(hub.nameCount, 0, 'a refused join keeps nothing of its name');
   });
 
   it('queues records that arrive before the member is opened', async () => {
@@ -284,5 +267,77 @@ describe('SubscriptionHub', () => {
     await tick();
     assert.ok(backend.logs.length > 0);
     assert.doesNotMatch(JSON.stringify(backend.logs), /SECRET-VALUE/);
+  });
+
+  describe('regression: unbounded memory per subscription name', () => {
+    /** A member of `name` that stops reading, loses records, and goes away. */
+    async function overflowAndLeave(t: ReturnType<typeof setup>, name: string): Promise<void> {
+      const output = new MemoryOutput(1);
+      output.pause();
+      t.join(name, 1, output);
+      t.publish(0, 5);
+      await tick();
+      output.stream.destroy();
+      await tick();
+    }
+    const logged = (t: ReturnType<typeof setup>, name: string) =>
+      t.backend.logs
+        .filter((line) => line.msg === 'records dropped' && line.name === `orders/${name}`)
+        .reduce((sum, line) => sum + Number(line.count), 0);
+
+    it('forgets a name when its last group finishes, logging its pending drops at once', async () => {
+      const t = setup();
+      await overflowAndLeave(t, 'once');
+      assert.equal(t.hub.groupCount, 0);
+      const counted = (await t.drops('subscriber_overflow', 'once')) + (await t.drops('stopped', 'once'));
+      assert.ok(counted > 0);
+      // No clock advance: the drops pending in the log interval were logged when the name finished.
+      assert.equal(logged(t, 'once'), counted);
+      assert.equal(t.clock.pendingTimers, 0);
+    });
+
+    it('keeps the counter series of the most recently finished names only', async () => {
+      const t = setup({ retainedNames: 2 });
+      for (const name of ['n0', 'n1', 'n2', 'n3']) await overflowAndLeave(t, name);
+      assert.equal(t.hub.nameCount, 2);
+      assert.equal(await t.drops('subscriber_overflow', 'n0'), 0, 'series of n0 removed');
+      assert.equal(await t.drops('subscriber_overflow', 'n1'), 0, 'series of n1 removed');
+      const kept = await t.drops('subscriber_overflow', 'n3');
+      assert.ok(kept > 0);
+      // A retained name that comes back counts on in its series.
+      await overflowAndLeave(t, 'n3');
+      assert.ok((await t.drops('subscriber_overflow', 'n3')) > kept);
+      assert.equal(t.hub.nameCount, 2);
+      // Names of members still connected are all accounted; once they go, `retainedNames` stay.
+      for (let n = 0; n < 1_000; n++) t.join(`burst-${n}`);
+      assert.equal(t.hub.groupCount, 1_000);
+      assert.equal(t.hub.nameCount, 1_002);
+      t.hub.endAll('stop');
+      await tick();
+      await tick();
+      assert.equal(t.hub.groupCount, 0);
+      assert.equal(t.hub.nameCount, 2);
+    });
+
+    it('a name the backend ended stays accounted while its members still write, then is forgotten', async () => {
+      const t = setup();
+      const slow = new MemoryOutput(1);
+      slow.pause();
+      t.join('audit', 2, slow);
+      t.publish(0, 6);
+      await tick();
+      t.publish(6, 9); // queued behind the stream that stopped taking data
+      t.backend.removeRelay('orders', 'relay orders was removed');
+      assert.equal(t.hub.groupCount, 0);
+      assert.equal(t.hub.nameCount, 1, 'the member still holds records');
+      slow.stream.destroy();
+      await tick();
+      assert.equal(t.hub.nameCount, 1, 'retained series only');
+      const overflow = await t.drops('subscriber_overflow');
+      const stopped = await t.drops('stopped');
+      assert.ok(stopped > 0);
+      assert.equal(slow.lines.length + overflow + stopped, 9);
+      assert.equal(logged(t, 'audit'), overflow + stopped);
+    });
   });
 });

@@ -4,13 +4,18 @@
 // its last. A slow subscriber never slows the graph: its bounded queue drops the oldest records, counted
 // as `streamroute_drops_total{kind="subscriber", name="<relay>/<subscription>", reason="subscriber_overflow"}`
 // and logged at most once per interval; records still queued when a client goes away count as `stopped`.
+//
+// Clients choose subscription names, so what the hub keeps per name is bounded: a name's drop accounting
+// lives while a group of it does and is flushed (logged) when the last one finishes; its counter series
+// are kept after that for the `retainedNames` most recently finished names (so a scrape still sees the
+// last counts, and a client that comes back counts on), and removed beyond them.
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { Telemetry } from '../runtime/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../runtime/throttled-drops.js';
 import type { AdminBackend, SubscribeResult } from './backend.js';
 import { SubscriptionGroup, type SubscriptionDrops, type SubscriptionKey } from './subscription-group.js';
 import { SubscriptionMember, type SubscriberOutput } from './subscription-member.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.js';
 
 export type { SubscriptionKey } from './subscription-group.js';
 
@@ -18,6 +23,8 @@ export type { SubscriptionKey } from './subscription-group.js';
 export const DEFAULT_SUBSCRIBER_BUFFER = 10_000;
 /** The largest `?buffer=N` accepted. */
 export const MAX_SUBSCRIBER_BUFFER = 1_000_000;
+/** Finished subscription names whose counter series are kept (the most recent ones). */
+export const DEFAULT_RETAINED_NAMES = 1_000;
 
 export interface SubscriptionHubOptions {
   backend: Pick<AdminBackend, 'registry' | 'subscribe'>;
@@ -25,6 +32,8 @@ export interface SubscriptionHubOptions {
   clock?: Clock;
   /** Drops of one subscription are logged at most once per this interval (default 10 s). */
   dropLogIntervalMs?: number;
+  /** Finished subscription names whose counter series are kept (default 1,000). */
+  retainedNames?: number;
 }
 
 export type JoinResult =
@@ -37,12 +46,15 @@ export class SubscriptionHub {
   readonly #logger: Logger;
   readonly #log: Logger;
   readonly #timing: { clock: Clock; intervalMs: number };
+  readonly #retainedNames: number;
   readonly #groups = new Map<string, SubscriptionGroup>();
   /**
-   * Kept across a subscription's groups, so its drop log keeps one interval however often clients come and
-   * go. One entry per subscription name ever used, as prom-client keeps one label set per name.
+   * Names with a group that has not finished, and how many such groups (a group the backend ended may
+   * still be writing when a new one of the same name starts).
    */
-  readonly #drops = new Map<string, SubscriptionDrops>();
+  readonly #accounts = new Map<string, { drops: SubscriptionDrops; groups: number }>();
+  /** Finished names whose series are kept, least recently finished first. */
+  readonly #retained = new Map<string, SubscriptionKey>();
   #closing = false;
 
   constructor(options: SubscriptionHubOptions) {
@@ -53,6 +65,7 @@ export class SubscriptionHub {
       clock: options.clock ?? systemClock,
       intervalMs: options.dropLogIntervalMs ?? DEFAULT_DROP_LOG_INTERVAL_MS,
     };
+    this.#retainedNames = options.retainedNames ?? DEFAULT_RETAINED_NAMES;
   }
 
   /**
@@ -88,6 +101,11 @@ export class SubscriptionHub {
     return this.#groups.size;
   }
 
+  /** Subscription names the hub keeps anything of: drop accounting, or retained counter series. */
+  get nameCount(): number {
+    return this.#accounts.size + this.#retained.size;
+  }
+
   /** Ends every stream after its queue is written and releases every backend subscription; refuses joins. */
   endAll(reason: string): void {
     this.#closing = true;
@@ -99,9 +117,9 @@ export class SubscriptionHub {
     this.#closing = false;
   }
 
-  /** Reports every pending drop count now (the server stopped), whatever the log interval. */
+  /** Logs every pending drop count now (the server stopped), whatever the log interval. */
   flushDrops(): void {
-    for (const drops of this.#drops.values()) {
+    for (const { drops } of this.#accounts.values()) {
       drops.overflow.flush();
       drops.stopped.flush();
     }
@@ -112,51 +130,74 @@ export class SubscriptionHub {
     id: string,
   ): { ok: true; group: SubscriptionGroup } | Extract<JoinResult, { ok: false }> {
     const log = this.#log.child({ domain: key.domain, relay: key.relay, subscription: key.subscription });
-    const group = new SubscriptionGroup(key, this.#dropsOf(key, id), log, (released) => {
-      if (this.#groups.get(id) === released) this.#groups.delete(id);
-      log.debug({ event: 'subscription_released' }, 'backend subscription released');
+    const group = new SubscriptionGroup(key, log, {
+      released: (released) => {
+        if (this.#groups.get(id) === released) this.#groups.delete(id);
+        log.debug({ event: 'subscription_released' }, 'backend subscription released');
+      },
+      finished: () => this.#finished(key, id),
     });
     const result = this.#backend.subscribe(key.domain, key.relay, group);
     if (!result.ok) return result;
-    if (group.endedWith !== undefined) {
-      // Ended while subscribing: the relay went away in the same breath.
-      result.unsubscribe();
-      return { ok: false, reason: 'unknown_relay', message: `relay ${key.relay} ended: ${group.endedWith}` };
-    }
-    group.attach(result.unsubscribe);
+    group.attach(result.unsubscribe, this.#acquire(key, id));
     this.#groups.set(id, group);
     log.debug({ event: 'subscription_created' }, 'backend subscription created');
     return { ok: true, group };
   }
 
-  #dropsOf(key: SubscriptionKey, id: string): SubscriptionDrops {
-    let drops = this.#drops.get(id);
-    if (drops === undefined) {
-      const telemetry = new Telemetry({
-        registry: this.#backend.registry,
-        logger: this.#logger,
-        domain: key.domain,
-      }).component('subscriber', `${key.relay}/${key.subscription}`);
-      drops = {
-        overflow: new ThrottledDrops(
-          telemetry,
-          'subscriber_overflow',
-          'subscriber buffer full: the oldest records were dropped',
-          this.#timing,
-        ),
-        stopped: new ThrottledDrops(
-          telemetry,
-          'stopped',
-          'subscriber stream closed with records still queued',
-          this.#timing,
-        ),
-      };
-      this.#drops.set(id, drops);
+  /** The drop accounting of a name for one more group. */
+  #acquire(key: SubscriptionKey, id: string): SubscriptionDrops {
+    const account = this.#accounts.get(id);
+    if (account !== undefined) {
+      account.groups++;
+      return account.drops;
     }
+    // A retained name counts on in its series (Telemetry gives the same component back).
+    this.#retained.delete(id);
+    const telemetry = this.#telemetryOf(key).component('subscriber', seriesName(key));
+    const drops: SubscriptionDrops = {
+      overflow: new ThrottledDrops(
+        telemetry,
+        'subscriber_overflow',
+        'subscriber buffer full: the oldest records were dropped',
+        this.#timing,
+      ),
+      stopped: new ThrottledDrops(
+        telemetry,
+        'stopped',
+        'subscriber stream closed with records still queued',
+        this.#timing,
+      ),
+    };
+    this.#accounts.set(id, { drops, groups: 1 });
     return drops;
+  }
+
+  /** A group of the name finished: with the last one, log what is pending and retain the series. */
+  #finished(key: SubscriptionKey, id: string): void {
+    const account = this.#accounts.get(id);
+    if (account === undefined || --account.groups > 0) return;
+    this.#accounts.delete(id);
+    account.drops.overflow.flush();
+    account.drops.stopped.flush();
+    this.#retained.set(id, key);
+    for (const [oldest, oldestKey] of this.#retained) {
+      if (this.#retained.size <= this.#retainedNames) break;
+      this.#retained.delete(oldest);
+      this.#telemetryOf(oldestKey).release('subscriber', seriesName(oldestKey));
+    }
+  }
+
+  #telemetryOf(key: SubscriptionKey): Telemetry {
+    return new Telemetry({ registry: this.#backend.registry, logger: this.#logger, domain: key.domain });
   }
 }
 
 function keyOf(key: SubscriptionKey): string {
   return `${key.domain}\u0000${key.relay}\u0000${key.subscription}`;
+}
+
+/** The `name` label of a subscription's series. */
+function seriesName(key: SubscriptionKey): string {
+  return `${key.relay}/${key.subscription}`;
 }

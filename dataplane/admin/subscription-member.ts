@@ -1,9 +1,11 @@
 // One subscriber connection: a bounded queue of records in front of a writable stream (the HTTP response).
 // The graph hands records in with `offer`, which never waits: the record is queued (evicting the oldest
 // when the queue is full, which the owner counts as `subscriber_overflow`) and a write is scheduled for
-// the end of the current job. Records are serialized lazily, when written, so a record evicted from the
-// queue costs no serialization. Lines are written in chunks while `write()` returns true; after a false
-// the member waits for 'drain' and the queue takes the records meanwhile.
+// the end of the current event-loop turn (setImmediate), so the records of every request handled in one
+// turn go out in one socket write, not one write per record (a write per record cost as much as the
+// 202 response itself; test/bench/http.bench.ts). Records are serialized lazily, when written, so a
+// record evicted from the queue costs no serialization. Lines are written in chunks while `write()`
+// returns true; after a false the member waits for 'drain' and the queue takes the records meanwhile.
 //
 //   pending ─open→ open ─end(reason)→ ending ─queue written→ output.end(reason) ┐
 //      └─end(reason)→ (ending once opened)                                     ├→ closed (stream 'close')
@@ -109,7 +111,7 @@ export class SubscriptionMember {
     if (this.#writeQueued || this.#waitingDrain) return;
     if (this.#state !== 'open' && this.#state !== 'ending') return;
     this.#writeQueued = true;
-    queueMicrotask(this.#write);
+    setImmediate(this.#write);
   }
 
   readonly #write = (): void => {

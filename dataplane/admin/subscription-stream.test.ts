@@ -126,7 +126,7 @@ describe('subscription streams', () => {
     const socket = connect({ host: '127.0.0.1', port });
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.pause();
-    socket.write(`GET ${path('audit', '?buffer=10')} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    socket.write(`GET ${path('audit', '?buffer=10')} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     const reader = await StreamClient.open(port, path('billing'));
     await waitFor(() => admin.server.subscriptions.groupCount === 2);
     const filler = 'y'.repeat(2_000);

@@ -16,8 +16,9 @@ import type {
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
+import { SerialQueue } from '../runtime/serial-queue.js';
 import type { Topology } from '../runtime/topology.js';
-import { Instant } from '../runtime/values.js';
+import { systemNow, type Instant } from '../runtime/values.js';
 import type { ServerLimits } from '../sources/http/config.js';
 import { HttpIngestion, type RoutingReport } from '../sources/http/http-ingestion.js';
 import { HttpTelemetry, type ListenerName } from '../sources/http/telemetry.js';
@@ -26,9 +27,9 @@ import type { ListenAddress, RetryPolicy } from '../sources/retrying-listener.js
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
 import { describeHttpIngestor, describeSyslogIngestor } from './describe.js';
-import { DomainRuntime, type DomainDeps, type RunningGraph } from './domain-runtime.js';
+import { DomainRuntime, type DomainDeps, type Refusal, type RunningGraph } from './domain-runtime.js';
 import { targetName } from './http-targets.js';
-import { readinessChecks } from './readiness.js';
+import { readinessChecks, type DomainReadiness } from './readiness.js';
 import { Subscriptions } from './subscriptions.js';
 import { TransientErrors } from './transient-errors.js';
 
@@ -41,7 +42,7 @@ export interface DataPlaneOptions {
   tls: TlsMaterialSource;
   /** Monotonic time: correlator timers, listener retries (default: the system clock). */
   clock?: Clock;
-  /** Wall-clock time: `now()` in expressions, `since` of transient errors (default: `Date.now()`). */
+  /** Wall-clock time: `now()` in expressions, `since` of transient errors (default: `systemNow`). */
   now?: () => Instant;
   retry?: RetryPolicy;
   limits?: Partial<ServerLimits>;
@@ -56,15 +57,18 @@ export class DataPlane implements AdminBackend {
   readonly #http: HttpTelemetry;
   readonly #errors: TransientErrors;
   readonly #subscriptions = new Subscriptions();
+  /** Domains that run a graph (and, during its first apply, the domain being applied). */
   readonly #domains = new Map<string, DomainRuntime>();
+  /** Domains given a graph that was refused and that run nothing: not ready (docs/runtime.md). */
+  readonly #refusedDomains = new Map<string, Refusal>();
   readonly #deps: DomainDeps;
+  readonly #queue = new SerialQueue();
   #routing: RoutingReport = { plainHosts: 0, secureHosts: 0, problems: [] };
-  #queue: Promise<unknown> = Promise.resolve();
   #stopped = false;
 
   constructor(options: DataPlaneOptions) {
     const clock = options.clock ?? systemClock;
-    const now = options.now ?? (() => Instant.fromMillis(Date.now()));
+    const now = options.now ?? systemNow;
     this.registry = options.registry;
     this.#log = options.logger.child({ component: 'data-plane' });
     this.#errors = new TransientErrors(now);
@@ -97,12 +101,13 @@ export class DataPlane implements AdminBackend {
    * this data plane cannot run is refused with every reason; the domain keeps the graph it runs.
    */
   apply(graph: unknown, version: number): Promise<ApplyResult> {
-    return this.#serially(() => this.#apply(graph, version));
+    return this.#queue.run(() => this.#apply(graph, version));
   }
 
   /** Withdraws a domain's routes, stops its components and ends its subscribers. */
   removeDomain(domain: string): Promise<void> {
-    return this.#serially(() => {
+    return this.#queue.run(() => {
+      this.#refusedDomains.delete(domain);
       const runtime = this.#domains.get(domain);
       if (runtime === undefined) return Promise.resolve();
       this.#domains.delete(domain);
@@ -115,12 +120,13 @@ export class DataPlane implements AdminBackend {
 
   /** Stops the listeners (busy requests get `graceMs`), every domain, and ends every subscriber. */
   stop(graceMs?: number): Promise<void> {
-    return this.#serially(async () => {
+    return this.#queue.run(async () => {
       if (this.#stopped) return;
       this.#stopped = true;
       await this.httpIngestion.stop(graceMs);
       for (const runtime of this.#domains.values()) runtime.stop(STOPPING);
       this.#domains.clear();
+      this.#refusedDomains.clear();
       this.#subscriptions.endAll(STOPPING);
     });
   }
@@ -167,11 +173,17 @@ export class DataPlane implements AdminBackend {
   }
 
   readiness(): HealthCheck[] {
+    const running = [...this.#domains.values()].flatMap((runtime) => runtime.readiness() ?? []);
+    const refused = [...this.#refusedDomains].map(([domain, refusal]): DomainReadiness => ({
+      domain,
+      version: undefined,
+      refused: refusal,
+    }));
     return readinessChecks({
       http: this.httpIngestion.http.status,
       https: this.httpIngestion.https.status,
       httpsRouted: this.#routing.secureHosts > 0,
-      domains: [...this.#domains.values()].flatMap((runtime) => runtime.readiness() ?? []),
+      domains: [...running, ...refused],
     });
   }
 
@@ -180,12 +192,18 @@ export class DataPlane implements AdminBackend {
     const loaded = loadGraph(json);
     if (!loaded.ok) return this.#refused(domainOf(json), version, loaded.errors);
     const { graph } = loaded;
-    const runtime = this.#domains.get(graph.domain) ?? new DomainRuntime(graph.domain, this.#deps);
-    const outcome = await runtime.reload(graph, version, (applied) => {
-      this.#domains.set(applied.domain, applied);
-      this.#publishRoutes();
-    });
-    if (!outcome.ok) return this.#refused(graph.domain, version, outcome.errors);
+    let runtime = this.#domains.get(graph.domain);
+    if (runtime === undefined) {
+      // Taken in now, so the routes it publishes come after those of the domains before it.
+      runtime = new DomainRuntime(graph.domain, this.#deps);
+      this.#domains.set(graph.domain, runtime);
+    }
+    const outcome = await runtime.reload(graph, version, () => this.#publishRoutes());
+    if (!outcome.ok) {
+      if (runtime.running === undefined) this.#domains.delete(graph.domain);
+      return this.#refused(graph.domain, version, outcome.errors);
+    }
+    this.#refusedDomains.delete(graph.domain);
     const changes = changesOf(outcome.diff);
     const warnings = applyWarnings(graph, this.#routing.problems);
     const counts = Object.fromEntries(
@@ -198,9 +216,11 @@ export class DataPlane implements AdminBackend {
     return { ok: true, domain: graph.domain, version, changes, warnings };
   }
 
+  /** Notes the refusal on the domain: beside the graph it runs, or as the reason it runs nothing. */
   #refused(domain: string | undefined, version: number, errors: string[]): ApplyResult {
     const runtime = domain === undefined ? undefined : this.#domains.get(domain);
-    if (runtime !== undefined) runtime.refusedVersion = version;
+    if (runtime?.running !== undefined) runtime.refused = { version, errors };
+    else if (domain !== undefined) this.#refusedDomains.set(domain, { version, errors });
     this.#log.warn(
       { event: 'graph_refused', domain, version, errors },
       'graph refused; the running one stays',
@@ -239,12 +259,6 @@ export class DataPlane implements AdminBackend {
 
   #running(domain: string): RunningGraph | undefined {
     return this.#domains.get(domain)?.running;
-  }
-
-  #serially<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task);
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 }
 

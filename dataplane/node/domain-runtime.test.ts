@@ -51,15 +51,19 @@ describe('DomainRuntime reload', () => {
     assert.ok((await runtime.reload(graph, 1, publish)).ok);
     const subscriber = recordingSubscriber();
     subscriptions.subscribe('default', runtime.running!.topology, 'web-orders', subscriber);
+    const joined = recordingSubscriber();
+    subscriptions.subscribe('default', runtime.running!.topology, 'orders', joined);
     const target = () => runtime.targets.get('web-in')!.target;
-    const drops = (reason: string) =>
-      readCounter(registry, 'streamroute_drops_total', { kind: 'http-ingestor', name: 'web-in', reason });
+    const drops = (reason: string, kind = 'http-ingestor', name = 'web-in') =>
+      readCounter(registry, 'streamroute_drops_total', { kind, name, reason });
     return {
       runtime,
       subscriber,
+      joined,
       target,
       drops,
-      reload: (next: Graph, version: number) => runtime.reload(next, version, publish),
+      reload: (next: Graph, version: number, publishing: () => void = publish) =>
+        runtime.reload(next, version, publishing),
     };
   }
 
@@ -96,8 +100,8 @@ describe('DomainRuntime reload', () => {
     duringNextBuild(() => d.target().deliver(order('o-1'), METADATA));
     const outcome = await d.reload(refused, 2);
     assert.ok(!outcome.ok);
-    assert.equal(d.runtime.refusedVersion, 2);
     assert.equal(d.runtime.running!.version, 1);
+    assert.equal(d.target().state, 'open');
     assert.deepEqual(
       d.subscriber.records.map((record) => record.channel),
       ['web'],
@@ -146,5 +150,93 @@ describe('DomainRuntime reload', () => {
     old.deliver(order('o-1'), METADATA);
     assert.equal(await d.drops('stopped'), 1);
     assert.deepEqual(d.subscriber.records, []);
+  });
+
+  describe('regression: a reload that throws strands ingestors quiesced', () => {
+    /** web-in, the junction and correlator pay-last all changed. */
+    const everythingChanged = () => {
+      const next = paymentsGraph((text) =>
+        text
+          .replace("SET channel = 'web'", "SET channel = 'web2'")
+          .replace('TO orders\n    INHERIT ALL\n', "TO orders\n    INHERIT ALL SET channel = 'joined'\n")
+          .replace('MATCH LATEST\n  MAX TIME 30s', 'MATCH LATEST\n  MAX TIME 60s'),
+      );
+      return next;
+    };
+
+    /** The running graph is the one of version 1, whole: held ingestor open, old parts running, no new ones. */
+    async function assertVersionOneRuns(
+      d: Awaited<ReturnType<typeof domain>>,
+      before: unknown,
+      orders: string[],
+    ): Promise<void> {
+      assert.equal(d.runtime.running!.version, 1);
+      assert.equal(d.runtime.running!.topology, before);
+      assert.equal(d.target().state, 'open', 'the held ingestor resumed');
+      const pending = () => d.runtime.running!.topology.correlators.get('pay-last')!.pending('left');
+      assert.equal(pending(), orders.length, 'the old correlator kept its pending records');
+      assert.equal(await d.drops('stopped', 'correlator', 'pay-last'), 0);
+      d.target().deliver(order('o-2'), METADATA);
+      assert.equal(pending(), orders.length + 1, 'the old correlator still runs');
+      assert.deepEqual(
+        d.joined.records.map((record) => [record.order_id, record.channel]),
+        [...orders, 'o-2'].map((id) => [id, 'web']),
+        'one junction (the old one) carried each order once',
+      );
+    }
+
+    it('a codec factory that throws (not a GraphBuildError): held ingestors resume, the graph stays', async () => {
+      const d = await domain(paymentsGraph());
+      d.target().deliver(order('o-1'), METADATA);
+      const before = d.runtime.running!.topology;
+      CODEC_FACTORIES['wire-json'] = () => {
+        d.target().deliver(order('held'), METADATA);
+        throw new TypeError('codec factory defect');
+      };
+      const outcome = await d.reload(everythingChanged(), 2);
+      assert.deepEqual(outcome, {
+        ok: false,
+        errors: [
+          'graph version 2 could not be applied: the data plane failed (TypeError); the running graph stays',
+        ],
+      });
+      CODEC_FACTORIES['wire-json'] = original;
+      // The body that arrived while the ingestor was held went to the entry it had.
+      assert.deepEqual(
+        d.subscriber.records.map((record) => [record.order_id, record.channel]),
+        [
+          ['o-1', 'web'],
+          ['held', 'web'],
+        ],
+      );
+      await assertVersionOneRuns(d, before, ['o-1', 'held']);
+      assert.ok((await d.reload(everythingChanged(), 3)).ok, 'a later reload still works');
+    });
+
+    it('publishing that throws: the running routes are published again and nothing was retired', async () => {
+      const d = await domain(paymentsGraph());
+      d.target().deliver(order('o-1'), METADATA);
+      const before = d.runtime.running!.topology;
+      const oldTarget = d.target();
+      const published: unknown[][] = [];
+      let calls = 0;
+      const outcome = await d.reload(everythingChanged(), 2, () => {
+        calls++;
+        published.push(d.runtime.targets.routes().map((route) => route.target));
+        if (calls === 1) throw new RangeError('setRoutes defect');
+      });
+      assert.ok(!outcome.ok);
+      assert.match(outcome.errors[0]!, /failed \(RangeError\)/);
+      assert.equal(calls, 2, 'published, then published again');
+      assert.ok(published[1]!.includes(oldTarget));
+      assert.equal(d.target(), oldTarget);
+      await assertVersionOneRuns(d, before, ['o-1']);
+      assert.ok((await d.reload(everythingChanged(), 3)).ok, 'a later reload still works');
+      assert.equal(
+        await d.drops('stopped', 'correlator', 'pay-last'),
+        2,
+        'retired by the reload that worked',
+      );
+    });
   });
 });

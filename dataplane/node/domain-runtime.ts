@@ -1,18 +1,27 @@
 // One domain on this node: the graph it runs, its topology, its HTTP targets, and the reload that moves
 // it to a new graph without stopping what did not change.
 //
-//   diff → hold changed ingestors (ON QUIESCE) → build with reuse ─ refused → release; keep everything
-//                                                                └ built → subscribers follow their relays
-//                                                                          → targets swap → routes published
-//                                                                          → removed targets stop, held resume
+//   diff → hold changed ingestors (ON QUIESCE) → prepare the topology (reusing unchanged parts)
+//        → plan the targets' swap → publish the routes                       ← any of these may fail
+//   refused or failed → release the held ingestors; the running graph is untouched
+//   done → commit the targets → activate the topology (start new parts, retire replaced ones)
+//        → subscribers follow their relays → removed targets stop, held ones resume      ← cannot fail
 //
-// Nothing of the running graph is touched before the new topology is complete. Syslog ingestors and
-// emitters have no sources or sinks in this data plane yet; when they do, they are held, swapped and
-// settled here beside the HTTP targets.
+// Nothing of the running graph is touched before every step that can fail has passed: a refusal, and a
+// throw (a defect anywhere on the way), both leave the domain running the graph it had.
+// Syslog ingestors and emitters have no sources or sinks in this data plane yet; when they do, they are
+// held, planned and settled here beside the HTTP targets.
+import type { Logger } from 'pino';
+import { errorName } from '../admin/admin-telemetry.js';
 import { diffGraphs, type GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import { Telemetry } from '../runtime/telemetry.js';
-import { buildTopology, type Topology, type TopologyDeps } from '../runtime/topology.js';
+import {
+  prepareTopology,
+  type PrepareResult,
+  type Topology,
+  type TopologyDeps,
+} from '../runtime/topology.js';
 import type { HttpTelemetry } from '../sources/http/telemetry.js';
 import { DomainHttpTargets } from './http-targets.js';
 import type { DomainReadiness } from './readiness.js';
@@ -33,55 +42,99 @@ export interface RunningGraph {
 
 export type ReloadOutcome = { ok: true; diff: GraphDiff } | { ok: false; errors: string[] };
 
+/** The newest version refused since the running one was applied, and why. */
+export interface Refusal {
+  version: number;
+  errors: readonly string[];
+}
+
 export class DomainRuntime {
   readonly targets: DomainHttpTargets;
-  /** Undefined only while the first graph of a new domain is being applied. */
+  /** Undefined until the first graph of the domain runs. */
   running: RunningGraph | undefined;
-  /** The newest version refused since the running one was applied. */
-  refusedVersion: number | undefined;
+  /** Set by the data plane when a version is refused; cleared when one is applied. */
+  refused: Refusal | undefined;
   readonly #deps: DomainDeps;
+  readonly #log: Logger;
 
   constructor(
     readonly domain: string,
     deps: DomainDeps,
   ) {
     this.#deps = deps;
+    this.#log = deps.topology.logger.child({ component: 'data-plane', domain });
     const runtime = new Telemetry({ registry: deps.topology.registry, logger: deps.topology.logger, domain });
-    this.targets = new DomainHttpTargets(domain, { http: deps.http, runtime });
+    this.targets = new DomainHttpTargets(domain, { http: deps.http, runtime, clock: deps.topology.clock });
   }
 
   /**
-   * Moves the domain to `graph`. `publish` is called once the new topology is built and the targets are
-   * swapped, to hand every domain's routes to the listeners; held ingestors resume after it.
+   * Moves the domain to `graph`. `publish` hands every domain's routes (this one's as `targets.routes()`
+   * answers them) to the listeners; it is called once the new topology is built, and again after a
+   * failure, to put the running routes back. Never throws: a failure is `{ ok: false }`.
    */
-  async reload(
-    graph: Graph,
-    version: number,
-    publish: (runtime: DomainRuntime) => void,
-  ): Promise<ReloadOutcome> {
+  async reload(graph: Graph, version: number, publish: () => void): Promise<ReloadOutcome> {
     const previous = this.running;
-    const diff = diffGraphs(previous?.graph, graph);
-    this.targets.hold(diff);
-    const reuse = previous === undefined ? undefined : { previous: previous.topology, diff };
-    const built = buildTopology(graph, this.#deps.topology, reuse);
-    if (!built.ok) {
-      await this.targets.release();
-      this.refusedVersion = version;
-      return { ok: false, errors: built.errors };
+    let diff: GraphDiff;
+    let prepared: PrepareResult;
+    let published = false;
+    try {
+      diff = diffGraphs(previous?.graph, graph);
+      this.targets.hold(diff);
+      const reuse = previous === undefined ? undefined : { previous: previous.topology, diff };
+      prepared = prepareTopology(graph, this.#deps.topology, reuse);
+      if (prepared.ok) {
+        this.targets.plan(graph, prepared.topology, diff);
+        published = true;
+        publish();
+      }
+    } catch (error: unknown) {
+      return this.#failed(version, error, published ? publish : undefined);
     }
-    this.running = { graph, version, topology: built.topology };
-    this.refusedVersion = undefined;
-    this.#deps.subscriptions.reattach(built.topology, version);
-    this.targets.swap(graph, built.topology, diff);
-    publish(this);
+    if (!prepared.ok) {
+      await this.targets.release();
+      return { ok: false, errors: prepared.errors };
+    }
+    // Nothing from here on can fail.
+    this.targets.commit();
+    prepared.activate();
+    this.running = { graph, version, topology: prepared.topology };
+    this.refused = undefined;
+    this.#deps.subscriptions.reattach(prepared.topology, version);
     await this.targets.settle();
     return { ok: true, diff };
+  }
+
+  /** A step threw (a defect): drop the plan, put the running routes back, resume the held ingestors. */
+  async #failed(
+    version: number,
+    error: unknown,
+    republish: (() => void) | undefined,
+  ): Promise<ReloadOutcome> {
+    this.targets.abandon();
+    const errors = [
+      `graph version ${version} could not be applied: the data plane failed (${errorName(error)}); the running graph stays`,
+    ];
+    this.#log.error(
+      { event: 'graph_apply_failed', version, error: errorName(error) },
+      'applying a graph failed',
+    );
+    try {
+      republish?.();
+    } catch (again: unknown) {
+      errors.push(`the running routes could not be published again (${errorName(again)})`);
+      this.#log.error(
+        { event: 'routes_restore_failed', error: errorName(again) },
+        'restoring the routes failed',
+      );
+    }
+    await this.targets.release();
+    return { ok: false, errors };
   }
 
   /** The domain's readiness check input; undefined until its first graph runs. */
   readiness(): DomainReadiness | undefined {
     if (this.running === undefined) return undefined;
-    return { domain: this.domain, version: this.running.version, refusedVersion: this.refusedVersion };
+    return { domain: this.domain, version: this.running.version, refused: this.refused };
   }
 
   /** The domain leaves the node (its routes are already withdrawn): stop everything, end subscribers. */

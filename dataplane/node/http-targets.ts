@@ -2,11 +2,14 @@
 // kept across reloads so the listener's routes and in-flight requests keep pointing at it.
 //
 //   hold(diff)     before building: the changed ingestors' targets are quiesced (ON QUIESCE applies)
-//   release()      the graph was refused: they resume on the entries they had
-//   swap(…)        the graph was built: added ingestors get a target, changed ones are retargeted to the
-//                  new entry, removed ones leave the routes
-//   settle()       after the routes are swapped: removed targets stop (buffer counted as `stopped`), held
-//                  ones resume and deliver their buffer to the new entry, in arrival order
+//   release()      the graph was refused (or applying it failed): they resume on the entries they had
+//   plan(…)        the graph was built: added ingestors get a target, changed ones are to be retargeted to
+//                  the new entry, removed ones leave the routes. Nothing changes yet, but `routes()`
+//                  answers the planned routes, to be published; a gap in the topology (a defect) throws
+//   abandon()      publishing failed: the plan is dropped, `routes()` answers the running routes again
+//   commit()       the routes are published: the plan takes effect (cannot fail)
+//   settle()       after the commit: removed targets stop (buffer counted as `stopped`), held ones resume
+//                  and deliver their buffer to the new entry, in arrival order
 //
 // A changed ingestor whose MAX BODY SIZE or ON QUIESCE changed needs a new target (both are fixed when a
 // target is made): the new one takes the routes, quiesced, while the old one drains its buffer into the
@@ -14,6 +17,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph, GraphHttpIngestor } from '../graph/types.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Telemetry } from '../runtime/telemetry.js';
 import type { Topology } from '../runtime/topology.js';
 import { createIngestTarget, type IngestFn, type IngestTarget } from '../sources/http/ingest-target.js';
@@ -34,12 +38,25 @@ export interface HttpTargetsDeps {
   http: HttpTelemetry;
   /** The domain's runtime telemetry: quiesce drops count as drops of the ingestor. */
   runtime: Telemetry;
+  /** Times the quiesce drop log interval. */
+  clock: Clock;
+}
+
+/** A swap planned by `plan`, applied by `commit`. */
+interface Plan {
+  /** Every entry once the swap is done. */
+  entries: Map<string, Entry>;
+  /** Kept targets of changed ingestors, and their new entry. */
+  retarget: [IngestTarget, IngestFn][];
+  replacements: IngestTarget[];
+  retired: IngestTarget[];
 }
 
 export class DomainHttpTargets {
   readonly #domain: string;
   readonly #deps: HttpTargetsDeps;
-  readonly #entries = new Map<string, Entry>();
+  #entries = new Map<string, Entry>();
+  #plan: Plan | undefined;
   /** Quiesced by `hold`, resumed by `release` or `settle`, in this order. */
   #held: IngestTarget[] = [];
   /** Replacement targets, resumed after the held ones drained. */
@@ -56,8 +73,10 @@ export class DomainHttpTargets {
     return this.#entries.get(name);
   }
 
+  /** The routes to publish: the planned ones while a plan waits for its commit, else the running ones. */
   routes(): HttpRoute[] {
-    return [...this.#entries.values()].map(({ spec, target }) => httpRouteOf(this.#domain, spec, target));
+    const entries = this.#plan?.entries ?? this.#entries;
+    return [...entries.values()].map(({ spec, target }) => httpRouteOf(this.#domain, spec, target));
   }
 
   hold(diff: GraphDiff): void {
@@ -75,25 +94,41 @@ export class DomainHttpTargets {
     await Promise.all(held.map((target) => target.resume()));
   }
 
-  swap(graph: Graph, topology: Topology, diff: GraphDiff): void {
+  plan(graph: Graph, topology: Topology, diff: GraphDiff): void {
     const entryOf = (name: string): IngestFn => {
       const entry = topology.ingestors.get(name);
       // buildTopology builds every ingestor of the graph or fails; a gap here is a defect.
       if (entry === undefined) throw new Error(`topology of ${this.#domain} has no ingestor ${name}`);
       return entry.ingest;
     };
+    const plan: Plan = { entries: new Map(this.#entries), retarget: [], replacements: [], retired: [] };
     for (const name of diff.httpIngestors.removed) {
       const entry = this.#entries.get(name);
-      if (entry !== undefined) this.#retired.push(entry.target);
-      this.#entries.delete(name);
+      if (entry !== undefined) plan.retired.push(entry.target);
+      plan.entries.delete(name);
     }
     for (const name of diff.httpIngestors.changed)
-      this.#change(name, graph.httpIngestors[name], entryOf(name));
+      this.#planChange(plan, name, graph.httpIngestors[name], entryOf(name));
     for (const name of diff.httpIngestors.added) {
       const spec = graph.httpIngestors[name];
       if (spec !== undefined)
-        this.#entries.set(name, { spec, target: this.#create(name, spec, entryOf(name)) });
+        plan.entries.set(name, { spec, target: this.#create(name, spec, entryOf(name)) });
     }
+    this.#plan = plan;
+  }
+
+  abandon(): void {
+    this.#plan = undefined;
+  }
+
+  commit(): void {
+    const plan = this.#plan;
+    if (plan === undefined) return;
+    this.#plan = undefined;
+    for (const [target, ingest] of plan.retarget) target.retarget(ingest);
+    this.#entries = plan.entries;
+    this.#retired.push(...plan.retired);
+    this.#replacements.push(...plan.replacements);
   }
 
   async settle(): Promise<void> {
@@ -111,18 +146,19 @@ export class DomainHttpTargets {
     this.#entries.clear();
   }
 
-  #change(name: string, spec: GraphHttpIngestor | undefined, ingest: IngestFn): void {
+  #planChange(plan: Plan, name: string, spec: GraphHttpIngestor | undefined, ingest: IngestFn): void {
     const entry = this.#entries.get(name);
     if (entry === undefined || spec === undefined) return;
-    entry.target.retarget(ingest);
+    plan.retarget.push([entry.target, ingest]);
     if (sameTargetSettings(entry.spec, spec)) {
-      entry.spec = spec;
+      plan.entries.set(name, { spec, target: entry.target });
       return;
     }
+    // Quiesced from the start: whatever reaches it waits until the old target has drained.
     const replacement = this.#create(name, spec, ingest);
     replacement.quiesce();
-    this.#replacements.push(replacement);
-    this.#entries.set(name, { spec, target: replacement });
+    plan.replacements.push(replacement);
+    plan.entries.set(name, { spec, target: replacement });
   }
 
   #create(name: string, spec: GraphHttpIngestor, ingest: IngestFn): IngestTarget {
@@ -132,6 +168,7 @@ export class DomainHttpTargets {
       ingest,
       telemetry: this.#deps.http,
       drops: this.#deps.runtime.component('http-ingestor', name),
+      clock: this.#deps.clock,
     });
   }
 }

@@ -79,11 +79,6 @@ export class Subscriptions {
   endAll(reason: string): void {
     for (const domain of [...this.#byDomain.keys()]) this.endDomain(domain, reason);
   }
-
-  /** Subscribers attached in a domain (for tests and DESCRIBE). */
-  count(domain: string): number {
-    return this.#byDomain.get(domain)?.size ?? 0;
-  }
 }
 
 function attach(relay: Relay, subscriber: RelaySubscriber): () => void {

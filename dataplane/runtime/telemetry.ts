@@ -99,6 +99,15 @@ class CounterSink {
   flush(): void {
     for (const component of this.#components.values()) component.flush();
   }
+
+  /** Forgets a component and removes its label series from every counter (see `Telemetry.release`). */
+  release(options: TelemetryOptions, kind: ComponentKind, name: string): void {
+    const key = `${options.domain}\u0000${kind}\u0000${name}`;
+    const component = this.#components.get(key);
+    if (component === undefined) return;
+    this.#components.delete(key);
+    component.removeSeries();
+  }
 }
 
 const SINKS = new WeakMap<Registry, CounterSink>();
@@ -125,6 +134,15 @@ export class Telemetry {
   component(kind: ComponentKind, name: string): ComponentTelemetry {
     return sinkOf(this.options.registry).component(this.options, kind, name);
   }
+
+  /**
+   * Forgets a component whose name will not come back soon (a subscription name clients chose) and
+   * removes its series from the counters, so names that come and go do not accumulate. A later
+   * `component` with the same name starts from zero, which Prometheus reads as a counter reset.
+   */
+  release(kind: ComponentKind, name: string): void {
+    sinkOf(this.options.registry).release(this.options, kind, name);
+  }
 }
 
 /** A message error, as an ON MESSAGE ERROR policy reports it. */
@@ -143,6 +161,8 @@ export class ComponentTelemetry {
   readonly #labels: [string, string, string];
   readonly #pending: Record<HotKey, number> = { payloads: 0, payloadBytes: 0, recordsIn: 0, recordsOut: 0 };
   readonly #bound = new Map<string, Counter.Internal>();
+  /** The label series behind `#bound`, to remove them (`removeSeries`). */
+  readonly #series = new Map<string, { key: MetricKey; reason: string | undefined }>();
 
   constructor(
     sink: CounterSink,
@@ -226,6 +246,18 @@ export class ComponentTelemetry {
     }
   }
 
+  /** Removes every label series this component counted into (its per-record counts are discarded). */
+  removeSeries(): void {
+    for (const key of HOT_KEYS) this.#pending[key] = 0;
+    for (const [cacheKey, { key, reason }] of this.#series) {
+      const counter = this.#sink.counters[key];
+      if (reason === undefined) counter.remove(...this.#labels);
+      else counter.remove(...this.#labels, reason);
+      this.#bound.delete(cacheKey);
+    }
+    this.#series.clear();
+  }
+
   #countReason(key: ReasonKey, reason: string): void {
     this.#child(`${key}/${reason}`, key, reason).inc();
   }
@@ -237,6 +269,7 @@ export class ComponentTelemetry {
       child =
         reason === undefined ? counter.labels(...this.#labels) : counter.labels(...this.#labels, reason);
       this.#bound.set(cacheKey, child);
+      this.#series.set(cacheKey, { key, reason });
     }
     return child;
   }

@@ -8,9 +8,16 @@
 //
 // Hot reload: given the running topology of the domain and the diff to the new graph, the parts the diff
 // calls unchanged are carried over as the same objects (a Relay keeps its consumers, a correlator its
-// pending records, an ingestor entry its identity); only the rest is built. The old topology is touched
-// only once the new one is complete: then its changed and removed junctions and correlators are stopped
-// and it is handed over (its own `stop()` does nothing from then on; the new topology owns the parts).
+// pending records, an ingestor entry its identity); only the rest is built. Building is split in two so a
+// reload can do whatever else may fail between them:
+//
+//   prepareTopology  builds the new parts; nothing is started and the old topology is not touched, so a
+//                    prepared topology that is dropped leaves no trace
+//   activate()       starts the new junctions and correlators, stops the old topology's changed and
+//                    removed ones and hands it over (its own `stop()` does nothing from then on; the new
+//                    topology owns the parts). It cannot fail.
+//
+// `buildTopology` does both at once (a first build, tests, benchmarks).
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createCodec, type Codec } from '../codecs/codec.js';
@@ -24,7 +31,7 @@ import { Relay, type RecordListener } from './relay.js';
 import { Route } from './route.js';
 import { GraphBuildError, type ExpressionOptions } from './scope.js';
 import { Telemetry, type ComponentKind, type ComponentTelemetry } from './telemetry.js';
-import { Instant } from './values.js';
+import { systemNow, type Instant } from './values.js';
 
 export interface TopologyDeps {
   /** The node's registry: counters of every domain and every graph version land there. */
@@ -32,7 +39,7 @@ export interface TopologyDeps {
   logger: Logger;
   /** Correlator timers (monotonic). */
   clock: Clock;
-  /** The wall clock `now()` reads; `Date.now()` (millisecond precision) when absent. */
+  /** The wall clock `now()` reads (default `systemNow`: `Date.now()`, millisecond precision). */
   now?: () => Instant;
 }
 
@@ -50,6 +57,10 @@ export interface Topology {
 
 export type BuildResult = { ok: true; topology: Topology } | { ok: false; errors: string[] };
 
+/** A topology built and not started yet; `activate` starts it and retires the previous one. */
+export type PrepareResult =
+  { ok: true; topology: Topology; activate: () => void } | { ok: false; errors: string[] };
+
 /** The running topology of the same domain, and the diff from its graph to the one being built. */
 export interface TopologyReuse {
   previous: Topology;
@@ -59,16 +70,34 @@ export interface TopologyReuse {
 /** Topologies whose parts a newer topology took over: their `stop()` must not stop those parts. */
 const handedOver = new WeakSet<Topology>();
 
+/** Builds and activates at once. */
 export function buildTopology(graph: Graph, deps: TopologyDeps, reuse?: TopologyReuse): BuildResult {
+  const prepared = prepareTopology(graph, deps, reuse);
+  if (!prepared.ok) return prepared;
+  prepared.activate();
+  return { ok: true, topology: prepared.topology };
+}
+
+/**
+ * Builds every part of `graph` (reusing the unchanged parts of `reuse.previous`) without starting any and
+ * without touching the previous topology. Throws only for a defect (an error other than GraphBuildError).
+ */
+export function prepareTopology(graph: Graph, deps: TopologyDeps, reuse?: TopologyReuse): PrepareResult {
   if (reuse !== undefined && handedOver.has(reuse.previous))
     throw new RangeError(`the previous topology of domain ${reuse.previous.domain} was already replaced`);
   const builder = new TopologyBuilder(graph, deps, reuse);
   const parts = builder.build();
   if (builder.errors.length > 0) return { ok: false, errors: builder.errors };
-  for (const junction of parts.junctions.values()) if (!builder.kept.has(junction)) junction.start();
-  for (const correlator of parts.correlators.values()) if (!builder.kept.has(correlator)) correlator.start();
-  if (reuse !== undefined) retire(reuse.previous, builder.kept);
-  return { ok: true, topology: assemble(graph.domain, parts) };
+  const kept = builder.kept;
+  let activated = false;
+  const activate = (): void => {
+    if (activated) return;
+    activated = true;
+    for (const junction of parts.junctions.values()) if (!kept.has(junction)) junction.start();
+    for (const correlator of parts.correlators.values()) if (!kept.has(correlator)) correlator.start();
+    if (reuse !== undefined) retire(reuse.previous, kept);
+  };
+  return { ok: true, topology: assemble(graph.domain, parts), activate };
 }
 
 type Parts = Pick<Topology, 'relays' | 'ingestors' | 'junctions' | 'correlators'>;
@@ -124,7 +153,7 @@ class TopologyBuilder {
     this.#reuse = reuse;
     this.#clock = deps.clock;
     this.#telemetry = new Telemetry({ registry: deps.registry, logger: deps.logger, domain: graph.domain });
-    this.#expressions = { now: deps.now ?? (() => Instant.fromMillis(Date.now())) };
+    this.#expressions = { now: deps.now ?? systemNow };
   }
 
   build(): Parts {
@@ -244,11 +273,4 @@ function schemaOf(graph: Graph, name: string): GraphSchema {
   // loadGraph checked every reference; an unknown schema here is a graph that skipped it.
   if (schema === undefined) throw new GraphBuildError(`no schema ${name}`);
   return schema;
-}
-
-/** Milliseconds since the epoch (fractional) as an Instant, to the nanosecond. */
-export function instantOf(millis: number): Instant {
-  const whole = Math.floor(millis);
-  const nanos = Math.round((millis - whole) * 1_000_000);
-  return new Instant(BigInt(whole) * 1_000_000n + BigInt(nanos));
 }

@@ -27,6 +27,18 @@ export class Instant {
   }
 }
 
+/** The wall clock `now()` reads unless a node injects another: `Date.now()`, millisecond precision. */
+export function systemNow(): Instant {
+  return Instant.fromMillis(Date.now());
+}
+
+/** Milliseconds since the epoch (fractional) as an Instant, to the nanosecond (a ManualClock's time). */
+export function instantOf(millis: number): Instant {
+  const whole = Math.floor(millis);
+  const nanos = Math.round((millis - whole) * 1_000_000);
+  return new Instant(BigInt(whole) * 1_000_000n + BigInt(nanos));
+}
+
 export type Value = string | number | bigint | boolean | Instant | Uint8Array | null;
 
 /** A record: every field of its schema is present, null where an OPTIONAL field has no value. */

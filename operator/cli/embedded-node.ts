@@ -4,7 +4,13 @@
 //   open the data dir (lock) → restore the stored graphs → read the manifests → open the listeners
 //
 // so a restarted node serves the graph it ran before its first request, and a manifest edited while it
-// was down becomes the next graph version before anything is received.
+// was down becomes the next graph version before anything is received. Stopping runs the other way:
+//
+//   close the queue (new statements 503, no reloads) → stop watching → wait for the running statement
+//   or reload → stop the admin server → stop the data plane → release the lock → delete a temporary dir
+//
+// so nothing writes to the data dir or activates a graph once the data plane or the lock are gone. Each
+// step runs even when one before it fails; stop() twice stops once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +23,14 @@ import type { Instant } from '../../dataplane/runtime/values.js';
 import type { ListenAddress, RetryPolicy } from '../../dataplane/sources/retrying-listener.js';
 import { controlRoutes } from './node/control-routes.js';
 import { DataDir } from './node/data-dir.js';
+import { dataDirIoError } from './node/data-dir-error.js';
 import { DomainCommitter, type Activate } from './node/domain-commit.js';
 import { Manifests } from './node/manifests.js';
 import { ObjectStore } from './node/object-store.js';
 import { ResourceStore } from './node/resource-store.js';
 import { restoreGraphs, type RestoredDomain } from './node/restore.js';
-import { SerialQueue } from './node/serial-queue.js';
+import { SerialQueue } from '../../dataplane/runtime/serial-queue.js';
+import { Shutdown } from './node/shutdown.js';
 import { StatementExecutor } from './node/statement-executor.js';
 
 export interface EmbeddedNodeOptions {
@@ -33,9 +41,11 @@ export interface EmbeddedNodeOptions {
   httpAddress: ListenAddress;
   httpsAddress: ListenAddress;
   adminAddress: ListenAddress;
+  /** Host names the admin API answers for besides loopback names and IP literals (DNS-rebinding guard). */
+  adminAllowedHosts?: readonly string[];
   logger: Logger;
   registry?: Registry;
-  /** Timers (correlator MAX TIME, retries); tests pass a ManualClock. */
+  /** Timers (correlator MAX TIME, retries); tests pass a ManualClock. The manifest watch uses real time. */
   clock?: Clock;
   now?: () => Instant;
   retry?: RetryPolicy;
@@ -52,37 +62,45 @@ export interface EmbeddedNode {
   readonly dataDir: string;
   /** Bound ports (0 while a listener is not running). */
   ports(): { http: number; https: number; admin: number };
+  /** Stops everything (see the top of this file); a second call waits for the first. */
   stop(): Promise<void>;
 }
 
 /** Starts a node; throws DataDirError or ManifestError when it cannot start (nothing is left open). */
 export async function startEmbeddedNode(options: EmbeddedNodeOptions): Promise<EmbeddedNode> {
   const { logger } = options;
-  const temporary = options.dataDir === undefined;
-  const root = options.dataDir ?? mkdtempSync(join(tmpdir(), 'streamroute-node-'));
-  if (temporary) logger.warn({ dataDir: root }, 'no --data-dir: state is kept until the node stops');
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const cleanup = async (): Promise<void> => {
-    for (const step of cleanups.reverse()) await step();
-    if (temporary) rmSync(root, { recursive: true, force: true });
-  };
+  const root = options.dataDir ?? temporaryDataDir();
+  const shutdown = new Shutdown(logger);
+  if (options.dataDir === undefined) {
+    logger.warn({ dataDir: root }, 'no --data-dir: state is kept until the node stops');
+    shutdown.add('delete the temporary data dir', () => rmSync(root, { recursive: true, force: true }));
+  }
   try {
-    return await assemble(options, root, cleanups, cleanup);
+    return await assemble(options, root, shutdown);
   } catch (error: unknown) {
-    await cleanup();
+    await shutdown.run();
     throw error;
   }
 }
 
+function temporaryDataDir(): string {
+  const parent = tmpdir();
+  try {
+    return mkdtempSync(join(parent, 'streamroute-node-'));
+  } catch (error: unknown) {
+    throw dataDirIoError('cannot create a temporary data dir in', parent, error);
+  }
+}
+
+/** Builds the node; every part that needs stopping registers its step as soon as it exists. */
 async function assemble(
   options: EmbeddedNodeOptions,
   root: string,
-  cleanups: (() => Promise<void> | void)[],
-  cleanup: () => Promise<void>,
+  shutdown: Shutdown,
 ): Promise<EmbeddedNode> {
   const { logger } = options;
   const dataDir = DataDir.open(root, logger);
-  cleanups.push(() => dataDir.close());
+  shutdown.add('release the data dir lock', () => dataDir.close());
   const store = ObjectStore.open(dataDir);
   const resources = ResourceStore.open(dataDir.resourcesRoot, logger);
   const dataPlane = new DataPlane({
@@ -95,16 +113,22 @@ async function assemble(
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
-  cleanups.push(() => dataPlane.stop());
-  const activate: Activate = async (domain, graph, version) => {
+  shutdown.add('stop the data plane', () => dataPlane.stop());
+  const activate: Activate = async (_domain, graph, version) => {
     const result = await dataPlane.apply(graph, version);
     return result.ok ? { ok: true, warnings: result.warnings } : { ok: false, errors: result.errors };
   };
   const queue = new SerialQueue();
-  const committer = new DomainCommitter({ store, resources, activate, logger });
-  const restored = await restoreGraphs(store, activate, logger);
-  const manifests = await readManifests(options, { store, committer, queue });
-  if (manifests !== undefined) cleanups.push(() => manifests.close());
+  const committer = new DomainCommitter({
+    store,
+    resources,
+    activate,
+    deactivate: (domain) => dataPlane.removeDomain(domain),
+    logger,
+  });
+  const restored = await restoreGraphs(store, committer, logger);
+  const manifests = await readManifests(options, { store, resources, committer, queue });
+  if (manifests !== undefined) shutdown.add('stop watching the manifests', () => manifests.close());
 
   const executor = new StatementExecutor({
     store,
@@ -115,13 +139,16 @@ async function assemble(
   });
   const admin = new AdminServer({
     address: options.adminAddress,
+    ...(options.adminAllowedHosts === undefined ? {} : { allowedHosts: options.adminAllowedHosts }),
     backend: dataPlane,
     logger,
     control: controlRoutes({ executor, store, queue, logger }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
-  cleanups.push(() => admin.stop());
+  shutdown.add('stop the admin server', () => admin.stop());
+  // Runs before the admin server stops: the client of the running statement still gets its answer.
+  shutdown.add('wait for the running statement or reload', () => queue.close());
   await dataPlane.start();
   await admin.start();
   manifests?.watch();
@@ -136,20 +163,27 @@ async function assemble(
       https: dataPlane.httpIngestion.https.status.port ?? 0,
       admin: admin.status.port ?? 0,
     }),
-    stop: cleanup,
+    stop: () => {
+      // New work is refused from the first moment of the stop, before the admin server has stopped.
+      void queue.close();
+      manifests?.close();
+      return shutdown.run();
+    },
   };
 }
 
 async function readManifests(
   options: EmbeddedNodeOptions,
-  parts: Pick<ConstructorParameters<typeof Manifests>[0], 'store' | 'committer' | 'queue'>,
+  parts: Pick<ConstructorParameters<typeof Manifests>[0], 'store' | 'resources' | 'committer' | 'queue'>,
 ): Promise<Manifests | undefined> {
   if (options.manifests === undefined) return undefined;
   const manifests = new Manifests({
     path: options.manifests,
     logger: options.logger,
     ...parts,
-    ...(options.manifestDebounceMs === undefined ? {} : { debounceMs: options.manifestDebounceMs }),
+    ...(options.manifestDebounceMs === undefined
+      ? {}
+      : { watch: { debounceMs: options.manifestDebounceMs } }),
   });
   await manifests.reload({ initial: true });
   return manifests;

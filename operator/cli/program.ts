@@ -96,6 +96,11 @@ export function buildProgram(
       'admin API: subscribe, describe, statements, metrics',
       NODE_DEFAULTS.adminListenAddr,
     )
+    .option(
+      '--admin-allowed-host <name>',
+      'a Host the admin API answers besides localhost and IP addresses; .example allows subdomains (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(
       new Option('--log-level <level>', 'log level (JSON lines on stderr)')
         .choices(LOG_LEVELS)

@@ -13,7 +13,6 @@ import { HttpIngestion } from '../../dataplane/sources/http/http-ingestion.js';
 import { createIngestTarget } from '../../dataplane/sources/http/ingest-target.js';
 import { httpRouteOf, type HttpRoute } from '../../dataplane/sources/http/target.js';
 import { HttpTelemetry } from '../../dataplane/sources/http/telemetry.js';
-import { startEmbeddedNode } from '../../operator/cli/embedded-node.js';
 import { exampleStatements, graphFromStatements } from '../fixtures/graph-from-statements.js';
 
 export interface BenchServer {
@@ -117,6 +116,8 @@ function startBare(): Promise<BenchServer> {
  * 127.0.0.1 with ports from the system, a temporary data dir and warn-level logs to /dev/null.
  */
 async function startNode(): Promise<BenchServer> {
+  // Imported here so the other variants' processes do not load the operator's node.
+  const { startEmbeddedNode } = await import('../../operator/cli/embedded-node.js');
   const loopback = { host: '127.0.0.1', port: 0 };
   const node = await startEmbeddedNode({
     manifests: fileURLToPath(new URL('../../examples/quickstart', import.meta.url)),

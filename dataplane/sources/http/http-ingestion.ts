@@ -88,7 +88,7 @@ export class HttpIngestion {
         clock,
         ...(options.retry === undefined ? {} : { retry: options.retry }),
         hooks: {
-          listening: (label) => options.telemetry.listening(name, label),
+          listening: (label) => options.telemetry.listening(name, label, this[name].status.port),
           listenFailed: (label, code, retryInMs) =>
             options.telemetry.listenFailed(name, label, code, retryInMs),
           serverError: (code) => options.telemetry.serverError(name, code),

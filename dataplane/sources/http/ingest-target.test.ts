@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { memoryLogger } from '../../../test/fixtures/graph-from-statements.js';
 import { ingestorDrops, silentTelemetry } from '../../../test/fixtures/http-ingestion.js';
-import { readCounter } from '../../runtime/telemetry.js';
+import { ManualClock } from '../../runtime/clock.js';
+import { readCounter, Telemetry } from '../../runtime/telemetry.js';
 import { createIngestTarget, httpBufferingPolicy } from './ingest-target.js';
 import { httpRouteOf, type HttpMetadata } from './target.js';
 
@@ -65,6 +67,61 @@ describe('createIngestTarget', () => {
     });
     target.deliver(bytes('a'), metadata);
     assert.equal(calls, 1);
+  });
+});
+
+describe('regression: quiesce drops logged one warn line per body', () => {
+  function quiescedDropTarget() {
+    const { telemetry, registry } = silentTelemetry();
+    const { logger, logs } = memoryLogger();
+    const clock = new ManualClock(1_000_000);
+    const target = createIngestTarget({
+      name: 'd/in',
+      ingestor: { maxBodyBytes: 10, quiesce: { action: 'DROP' } },
+      ingest: () => assert.fail('nothing is delivered while quiesced'),
+      telemetry,
+      drops: new Telemetry({ registry, logger, domain: 'd' }).component('http-ingestor', 'in'),
+      clock,
+    });
+    const counted = (reason: string) =>
+      readCounter(registry, 'streamroute_drops_total', { kind: 'http-ingestor', name: 'in', reason });
+    const lines = () =>
+      logs
+        .filter((line) => line.level >= 40 && /dropped/.test(line.msg))
+        .map((line) => [line.msg, line.reason, line.count, line.target]);
+    return { target, clock, counted, lines };
+  }
+  const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('counts each body at once and logs the drops at most once per interval', async () => {
+    const { target, clock, counted, lines } = quiescedDropTarget();
+    target.quiesce();
+    for (let n = 0; n < 1_000; n++) target.deliver(bytes('a'), metadata);
+    assert.equal(await counted('quiesce_drop'), 1_000);
+    await tick();
+    assert.deepEqual(lines(), [['records dropped', 'quiesce_drop', 1_000, 'd/in']]);
+    for (let n = 0; n < 500; n++) target.deliver(bytes('a'), metadata);
+    await tick();
+    assert.equal(await counted('quiesce_drop'), 1_500, 'counted at once');
+    assert.equal(lines().length, 1, 'logged later');
+    clock.advance(10_000);
+    assert.deepEqual(lines().at(-1), ['records dropped', 'quiesce_drop', 500, 'd/in']);
+  });
+
+  it('stop logs what is pending at once', async () => {
+    const { target, clock, counted, lines } = quiescedDropTarget();
+    target.quiesce();
+    target.deliver(bytes('a'), metadata);
+    await tick();
+    target.deliver(bytes('b'), metadata);
+    target.deliver(bytes('c'), metadata);
+    target.stop();
+    assert.deepEqual(lines(), [
+      ['records dropped', 'quiesce_drop', 1, 'd/in'],
+      ['records dropped', 'quiesce_drop', 2, 'd/in'],
+    ]);
+    assert.equal(await counted('quiesce_drop'), 3);
+    assert.equal(clock.pendingTimers, 0);
   });
 });
 

@@ -2,11 +2,20 @@
 // ON QUIESCE policy. While quiesced the listener keeps answering 202 (spec §3.3: reading continues) and the
 // bodies are buffered up to MAX SIZE or dropped, each drop counted with its reason; on resume the buffer
 // is delivered in order. Hot reload can `retarget` the buffer to the swapped component before resuming.
-// Losses are counted where every other loss of the ingestor is: its `streamroute_drops_total`.
+// Losses are counted where every other loss of the ingestor is: its `streamroute_drops_total`, at once;
+// they are logged per reason at most once per interval (ThrottledDrops), not a line per body, since a
+// busy ingestor can drop thousands of bodies while it is quiesced.
 import type { GraphHttpIngestor } from '../../graph/types.js';
+import { systemClock, type Clock } from '../../runtime/clock.js';
 import type { ComponentTelemetry } from '../../runtime/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../runtime/throttled-drops.js';
 import type { Value } from '../../runtime/values.js';
-import { QuiesceBuffer, type BufferingPolicy, type QuiesceState } from '../quiesce-buffer.js';
+import {
+  QuiesceBuffer,
+  type BufferingPolicy,
+  type QuiesceDropReason,
+  type QuiesceState,
+} from '../quiesce-buffer.js';
 import type { HttpMetadata, HttpTarget } from './target.js';
 import type { HttpTelemetry } from './telemetry.js';
 
@@ -40,9 +49,13 @@ export interface IngestTargetOptions {
   telemetry: HttpTelemetry;
   /** The ingestor's runtime telemetry (kind `http-ingestor`): every body lost here is a counted drop. */
   drops: DropCounter;
+  /** Times the drop log interval (default: the system clock). */
+  clock?: Clock;
+  /** Drops of one reason are logged at most once per this interval (default 10 s). */
+  dropLogIntervalMs?: number;
 }
 
-export type DropCounter = Pick<ComponentTelemetry, 'drop' | 'dropMany'>;
+export type DropCounter = Pick<ComponentTelemetry, 'countDrops' | 'logDrops' | 'dropMany'>;
 
 interface Pending {
   body: Uint8Array;
@@ -61,14 +74,14 @@ export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
   const { name, telemetry, drops } = options;
   let ingest = options.ingest;
   let stopping = false;
+  const throttled = throttledDrops(options);
   const buffer = new QuiesceBuffer<Pending>({
     policy: httpBufferingPolicy(options.ingestor.quiesce),
     sizeOf: (pending) => pending.body.byteLength,
     deliver: (pending) => void ingest(pending.body, pending.metadata),
     // Emptying the buffer on stop is counted as one batch below.
-    onDrop: (reason, bytes) => {
-      if (!stopping)
-        drops.drop(reason, `a body was dropped by ON QUIESCE (${reason})`, { target: name, bytes });
+    onDrop: (reason) => {
+      if (!stopping) throttled.of(reason).add();
     },
   });
   let droppedAtQuiesce = 0;
@@ -101,7 +114,35 @@ export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
       stopping = true;
       const count = buffer.stop();
       stopping = false;
+      throttled.flush();
       drops.dropMany('stopped', count, 'the ingestor stopped with bodies buffered', { target: name });
+    },
+  };
+}
+
+/** One ThrottledDrops per reason, made when the first body of that reason is dropped. */
+function throttledDrops(options: IngestTargetOptions): {
+  of: (reason: QuiesceDropReason) => ThrottledDrops;
+  flush: () => void;
+} {
+  const byReason = new Map<QuiesceDropReason, ThrottledDrops>();
+  const timing = {
+    clock: options.clock ?? systemClock,
+    intervalMs: options.dropLogIntervalMs ?? DEFAULT_DROP_LOG_INTERVAL_MS,
+    extra: { target: options.name },
+  };
+  return {
+    of(reason) {
+      let drops = byReason.get(reason);
+      if (drops === undefined) {
+        const detail = `bodies were dropped by ON QUIESCE (${reason})`;
+        drops = new ThrottledDrops(options.drops, reason, detail, timing);
+        byReason.set(reason, drops);
+      }
+      return drops;
+    },
+    flush() {
+      for (const drops of byReason.values()) drops.flush();
     },
   };
 }

@@ -83,6 +83,19 @@ describe('HTTP telemetry', () => {
     assert.doesNotMatch(log, /BEGIN/);
   });
 
+  it('regression: http_listening showed the configured address (127.0.0.1:0), not the bound one', async () => {
+    const node = await loggingNode();
+    await node.ingestion.stop(0);
+    const listening = node.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.event === 'http_listening');
+    assert.deepEqual(
+      { address: listening?.address, port: listening?.port },
+      { address: `127.0.0.1:${node.port}`, port: node.port },
+    );
+    assert.notEqual(node.port, 0);
+  });
+
   it('exposes Prometheus counters per listener and per ingestor', async () => {
     const node = await loggingNode();
     node.ingestion.setRoutes([route(recordingTarget('d/in', 4), ['localhost'], '/in')]);

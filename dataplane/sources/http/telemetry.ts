@@ -42,6 +42,12 @@ const newCounts = (): TargetCounts => ({
 /** Keys of `#responses` for the hottest event, built once. */
 const ACCEPTED_KEY: Record<ListenerName, string> = { http: 'http 202 accepted', https: 'https 202 accepted' };
 
+/** `host:port` (or `[v6]:port`) with the port replaced. */
+function withPort(address: string, port: number): string {
+  const colon = address.lastIndexOf(':');
+  return `${colon === -1 ? address : address.slice(0, colon)}:${port}`;
+}
+
 /** Error codes become label values only when they look like a code, so a label set stays small. */
 function codeLabel(code: string): string {
   return /^[A-Z][A-Z0-9_]{1,63}$/.test(code) ? code : 'other';
@@ -104,8 +110,13 @@ export class HttpTelemetry {
 
   // --- lifecycle ----------------------------------------------------------------------------------
 
-  listening(listener: ListenerName, address: string): void {
-    this.#log.info({ event: 'http_listening', listener, address }, 'listening');
+  /**
+   * `address` is the configured `host:port`, `port` the one bound: the line names the bound address
+   * (`127.0.0.1:41234` when port 0 was configured), which is what a client connects to.
+   */
+  listening(listener: ListenerName, address: string, port?: number): void {
+    const bound = port === undefined ? address : withPort(address, port);
+    this.#log.info({ event: 'http_listening', listener, address: bound, port }, 'listening');
   }
 
   listenFailed(listener: ListenerName, address: string, code: string, retryInMs: number): void {

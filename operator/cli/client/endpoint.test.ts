@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../../dataplane/admin/admin-server.js';
 import { chooseServer, DEFAULT_SERVER, domainUrl, parseServer, type Server } from './endpoint.js';
 
 function server(text: string): Server {
@@ -26,6 +27,10 @@ describe('the node’s address', () => {
       else assert.match(typeof parsed === 'string' ? parsed : 'parsed', expected);
     });
   }
+
+  it('the default is the admin listener’s default address', () => {
+    assert.equal(DEFAULT_SERVER, `http://${DEFAULT_ADMIN_LISTEN_ADDR}`);
+  });
 
   it('the flag wins over the environment, which wins over the default', () => {
     const flag = server('http://flag:1');

@@ -1,8 +1,10 @@
 // Where the node is: `--server URL`, else $STREAMROUTE_SERVER, else the embedded node's default address;
 // and the protocol's URLs under it, one encoded path segment per name.
+import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../../dataplane/admin/admin-server.js';
 import { isDomainName } from '../node/protocol.js';
 
-export const DEFAULT_SERVER = 'http://127.0.0.1:8081';
+/** The embedded node's admin API on its default address. */
+export const DEFAULT_SERVER = `http://${DEFAULT_ADMIN_LISTEN_ADDR}`;
 export const SERVER_ENV = 'STREAMROUTE_SERVER';
 
 /** A node's admin API: its base URL and how messages show it (without a trailing `/`). */

@@ -71,7 +71,7 @@ export function addNodeCommands(
     .addOption(serverOption())
     .action(async (subscription: string, relay: string, options: { buffer?: number }, command: Command) => {
       const nodeTarget = targetOf(command);
-      const interrupt = context.signal ? { signal: context.signal, dispose: () => {} } : untilInterrupted();
+      const interrupt = untilInterrupted(context.signal);
       try {
         const base = { target: nodeTarget, subscription, relay, signal: interrupt.signal };
         exit(

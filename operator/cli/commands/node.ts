@@ -1,5 +1,7 @@
 // `streamroute node`: runs the embedded node until SIGINT or SIGTERM (or the test's AbortSignal). Logs
-// are JSON lines on stderr (pino); one plain line on stdout says where the node listens.
+// are JSON lines on stderr (pino); one plain line on stdout says where the node listens. The signals are
+// caught from before the node starts, so one that arrives while it starts stops it cleanly once started.
+// A node that cannot start (its data dir, its manifests) is one line on stderr and exit 3.
 import { pino, type Logger } from 'pino';
 import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../../dataplane/admin/admin-server.js';
 import {
@@ -10,8 +12,9 @@ import {
 import type { ListenAddress } from '../../../dataplane/sources/retrying-listener.js';
 import { UsageError } from '../client/errors.js';
 import { untilInterrupted } from '../client/interrupt.js';
-import { startEmbeddedNode, type EmbeddedNode } from '../embedded-node.js';
+import { startEmbeddedNode, type EmbeddedNode, type EmbeddedNodeOptions } from '../embedded-node.js';
 import { DataDirError } from '../node/data-dir-error.js';
+import { errorName } from '../node/error-text.js';
 import { ManifestError } from '../node/manifests.js';
 import { EXIT, type Output } from '../report.js';
 
@@ -23,6 +26,8 @@ export interface NodeOptions {
   httpListenAddr: string;
   httpsListenAddr: string;
   adminListenAddr: string;
+  /** `--admin-allowed-host`: names besides loopback and IP literals the admin API answers for. */
+  adminAllowedHost?: string[];
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -43,29 +48,55 @@ export async function runNode(
     adminAddress: address('--admin-listen-addr', options.adminListenAddr),
   };
   const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
-  let node: EmbeddedNode;
+  const interrupt = untilInterrupted(context.signal);
   try {
-    node = await startEmbeddedNode({
+    const node = await start(options, addresses, logger);
+    if (typeof node === 'string') {
+      output.err(`streamroute node: ${node}`);
+      return EXIT.io;
+    }
+    if (!interrupt.signal.aborted) {
+      output.out(summary(node, options));
+      await aborted(interrupt.signal);
+    }
+    logger.info('stopping');
+    try {
+      await node.stop();
+    } catch (error: unknown) {
+      output.err(`streamroute node: stopping failed (${errorName(error)}); the log says which step`);
+      return EXIT.io;
+    }
+    return EXIT.ok;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** The node, or the one line that says why it cannot start. */
+async function start(
+  options: NodeOptions,
+  addresses: Pick<EmbeddedNodeOptions, 'httpAddress' | 'httpsAddress' | 'adminAddress'>,
+  logger: Logger,
+): Promise<EmbeddedNode | string> {
+  try {
+    return await startEmbeddedNode({
       ...addresses,
       logger,
       ...(options.manifests === undefined ? {} : { manifests: options.manifests }),
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.adminAllowedHost === undefined ? {} : { adminAllowedHosts: options.adminAllowedHost }),
     });
   } catch (error: unknown) {
-    if (!(error instanceof DataDirError || error instanceof ManifestError)) throw error;
-    output.err(`streamroute node: ${error.message}`);
-    return EXIT.io;
+    if (error instanceof DataDirError || error instanceof ManifestError) return error.message;
+    throw error;
   }
-  output.out(summary(node, options));
-  const interrupt = context.signal ? { signal: context.signal, dispose: () => {} } : untilInterrupted();
-  await new Promise((resolve) => {
-    if (interrupt.signal.aborted) resolve(undefined);
-    else interrupt.signal.addEventListener('abort', resolve, { once: true });
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  interrupt.dispose();
-  logger.info('stopping');
-  await node.stop();
-  return EXIT.ok;
 }
 
 function address(flag: string, text: string): ListenAddress {

@@ -1,9 +1,12 @@
-// The body of `POST /v1/domains/{domain}/statements`: read up to a limit, parsed, and checked before
-// anything runs. A body that is not JSON, lacks the script, carries bad base64 or an upload path that
-// would leave the version directory (`..`, absolute) is the client's mistake: a ControlError (400, 413).
+// The body of `POST /v1/domains/{domain}/statements`: its type checked, read up to a limit, parsed, and
+// checked before anything runs. A body that is not JSON (or not declared as JSON), lacks the script,
+// carries bad base64 or an upload path that would leave the version directory (`..`, absolute) is the
+// client's mistake: a ControlError (400, 413, 415) with a code of the admin API's catalog.
 import type { IncomingMessage } from 'node:http';
 import { isPlainObject } from '../../api/validate.js';
-import type { ControlErrorCode, StatementRequest, Upload, UploadFile } from './protocol.js';
+import type { AdminErrorCode } from '../../../dataplane/admin/admin-errors.js';
+import { messageOf } from './error-text.js';
+import type { StatementRequest, Upload, UploadFile } from './protocol.js';
 import { unsafeUploadPath } from './resource-store.js';
 
 /** Bodies carry uploaded files in base64; 64 MiB is far above any graph's resources. */
@@ -12,32 +15,51 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** The source locations carry when the request names none. */
 export const DEFAULT_SOURCE = '<request>';
 
+/** A request the node does not run: answered with the code (its status from the catalog) and the message. */
 export class ControlError extends Error {
   override readonly name = 'ControlError';
-  readonly status: number;
-  readonly code: ControlErrorCode;
-  /** Headers the answer carries (`allow` with a 405). */
+  readonly code: AdminErrorCode;
+  /** Headers the answer carries (`Allow` with a 405). */
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, code: ControlErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(code: AdminErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
-    this.status = status;
     this.code = code;
     this.headers = headers;
   }
 }
 
+/**
+ * A statement request must say it is JSON. The types a cross-site form or `fetch` may send without
+ * asking the server first (text/plain, form encodings) are refused, so a web page the operator visits
+ * cannot run statements on a node listening on loopback (docs/node.md#the-control-api).
+ */
+export function requireJson(request: IncomingMessage): void {
+  const type = (request.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+  if (type === 'application/json') return;
+  const sent =
+    type === undefined || type === ''
+      ? 'no Content-Type'
+      : `Content-Type ${JSON.stringify(type.slice(0, 64))}`;
+  throw new ControlError('unsupported_media_type', `${sent}: a statement request is application/json`);
+}
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The client went away before its body arrived: there is nobody to answer. */
+export class ClientGoneError extends Error {
+  override readonly name = 'ClientGoneError';
+}
 
 /** The whole body, or a 413 ControlError as soon as it passes `limit` (the rest is not read). */
 export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   // The rest of a body too large is not read: the connection closes rather than keep it in the socket.
   const tooLarge = () =>
-    new ControlError(413, 'payload_too_large', `the body is larger than ${limit} bytes`, {
-      connection: 'close',
-    });
+    new ControlError('body_too_large', `the body is larger than ${limit} bytes`, { Connection: 'close' });
   const declared = Number(request.headers['content-length'] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
+  // A request that waited its turn (control-routes.ts) may have lost its client meanwhile.
+  if (request.destroyed) return Promise.reject(new ClientGoneError('the client closed the connection'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -55,14 +77,18 @@ export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       stop();
       resolve(Buffer.concat(chunks));
     };
-    const onError = (error: Error): void => {
+    const onError = (): void => {
       stop();
-      reject(error);
+      reject(new ClientGoneError('the connection failed before the body ended'));
+    };
+    const onClose = (): void => {
+      stop();
+      reject(new ClientGoneError('the client closed the connection before its body ended'));
     };
     const stop = (): void => {
-      request.off('data', onData).off('end', onEnd).off('error', onError);
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
     };
-    request.on('data', onData).on('end', onEnd).on('error', onError);
+    request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 
@@ -71,8 +97,7 @@ export function parseStatementRequest(body: Buffer): StatementRequest {
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch (error: unknown) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new ControlError(400, 'invalid_json', `the body is not JSON: ${why}`);
+    throw new ControlError('invalid_json', `the body is not JSON: ${messageOf(error)}`);
   }
   if (!isPlainObject(value) || typeof value.script !== 'string') {
     throw invalid('the body must be an object with "script": the statements as a string');
@@ -119,9 +144,9 @@ function checkPathsDistinct(files: readonly UploadFile[], at: string): void {
 }
 
 function invalid(message: string): ControlError {
-  return new ControlError(400, 'invalid_request', message);
+  return new ControlError('invalid_request', message);
 }
 
 function badUpload(message: string): ControlError {
-  return new ControlError(400, 'invalid_upload', message);
+  return new ControlError('invalid_upload', message);
 }

@@ -1,15 +1,28 @@
 // The node's control API on the admin server (docs/node.md#the-control-api): the admin server hands
 // every request it does not serve itself to this hook, which answers its own paths and returns false for
 // the rest.
-//   POST /v1/domains/{domain}/statements   run a script (statement-executor.ts)
+//   POST /v1/domains/{domain}/statements   run a script (statement-executor.ts); the body must be JSON
 //   GET  /v1/domains                       the domains, their graph versions and object counts
+// Errors are the admin API's (`sendError`, codes in admin-errors.ts). Statement requests are taken one at
+// a time, from reading the body to the answer: a request waits its turn with its body unread (it stays in
+// the socket), so the node holds at most one body (MAX_BODY_BYTES) however many clients send at once.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { ControlError, MAX_BODY_BYTES, parseStatementRequest, readBody } from './control-request.js';
-import { messageOf } from './domain-commit.js';
+import { sendError, sendFailure, sendJson } from '../../../dataplane/admin/admin-errors.js';
+import { decode } from '../../../dataplane/admin/admin-routes.js';
+import { checkName } from '../../../dataplane/admin/request-params.js';
+import {
+  ClientGoneError,
+  ControlError,
+  MAX_BODY_BYTES,
+  parseStatementRequest,
+  readBody,
+  requireJson,
+} from './control-request.js';
+import { errorName } from './error-text.js';
 import type { ObjectStore } from './object-store.js';
-import { isDomainName, type ControlErrorBody, type DomainsReply } from './protocol.js';
-import type { SerialQueue } from './serial-queue.js';
+import type { DomainsReply } from './protocol.js';
+import { SerialQueue, ShuttingDownError } from '../../../dataplane/runtime/serial-queue.js';
 import { InvalidRequestError, type StatementExecutor } from './statement-executor.js';
 
 export type ControlHook = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
@@ -17,6 +30,7 @@ export type ControlHook = (request: IncomingMessage, response: ServerResponse, u
 export interface ControlRoutesOptions {
   executor: StatementExecutor;
   store: ObjectStore;
+  /** The node's queue of statements and reloads; once closed, requests are answered 503. */
   queue: SerialQueue;
   logger: Logger;
   maxBodyBytes?: number;
@@ -25,14 +39,16 @@ export interface ControlRoutesOptions {
 const STATEMENTS = /^\/v1\/domains\/([^/]+)\/statements$/;
 
 export function controlRoutes(options: ControlRoutesOptions): ControlHook {
+  /** One statement request at a time, from its body to its answer. */
+  const turns = new SerialQueue();
   return async (request, response, url) => {
     const statements = STATEMENTS.exec(url.pathname);
     if (url.pathname !== '/v1/domains' && statements === null) return false;
     try {
       if (statements === null) await listDomains(request, response, options);
-      else await runStatements(request, response, statements[1] ?? '', options);
+      else await runStatements(request, response, { segment: statements[1] ?? '', turns, options });
     } catch (error: unknown) {
-      sendError(response, error, options.logger);
+      answerError(response, error, options.logger);
     }
     return true;
   };
@@ -53,59 +69,63 @@ async function listDomains(
 async function runStatements(
   request: IncomingMessage,
   response: ServerResponse,
-  segment: string,
-  options: ControlRoutesOptions,
+  context: { segment: string; turns: SerialQueue; options: ControlRoutesOptions },
 ): Promise<void> {
+  const { options } = context;
   allow(request, 'POST');
-  const domain = decodeSegment(segment);
-  if (!isDomainName(domain)) {
-    const message = `${JSON.stringify(domain)} is not a domain name: lower-case letters, digits and -, at most 63, starting and ending with a letter or digit`;
-    throw new ControlError(400, 'invalid_domain', message);
+  requireJson(request);
+  const domain = domainOf(context.segment);
+  if (options.queue.closed) throw new ShuttingDownError();
+  await context.turns.run(async () => {
+    if (options.queue.closed) throw new ShuttingDownError();
+    const body = await readBody(request, options.maxBodyBytes ?? MAX_BODY_BYTES);
+    const statementRequest = parseStatementRequest(body);
+    try {
+      sendJson(response, 200, await options.executor.execute(domain, statementRequest));
+    } catch (error: unknown) {
+      if (error instanceof InvalidRequestError) throw new ControlError('invalid_request', error.message);
+      throw error;
+    }
+  });
+}
+
+/** The domain segment, decoded and checked as the admin API checks names. */
+function domainOf(segment: string): string {
+  const decoded = decode(segment);
+  if (decoded === undefined) {
+    throw new ControlError('invalid_path', 'the domain segment of the path is not valid percent-encoding');
   }
-  const body = await readBody(request, options.maxBodyBytes ?? MAX_BODY_BYTES);
-  const statementRequest = parseStatementRequest(body);
-  try {
-    sendJson(response, 200, await options.executor.execute(domain, statementRequest));
-  } catch (error: unknown) {
-    if (error instanceof InvalidRequestError) throw new ControlError(400, 'invalid_request', error.message);
-    throw error;
-  }
+  const checked = checkName('domain', decoded);
+  if (!checked.ok) throw new ControlError(checked.code, checked.message);
+  return checked.value;
 }
 
 function allow(request: IncomingMessage, method: string): void {
   if (request.method === method) return;
-  throw new ControlError(405, 'method_not_allowed', `this path takes ${method} only`, { allow: method });
+  throw new ControlError('method_not_allowed', `this path takes ${method} only`, { Allow: method });
 }
 
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
+/**
+ * A refusal with its code; a stopping node 503; anything else is a defect: logged by the error's name
+ * only (a message could quote a value) and answered with a fixed message (or the stream is cut).
+ */
+function answerError(response: ServerResponse, error: unknown, logger: Logger): void {
+  if (error instanceof ClientGoneError) {
+    response.destroy();
+    return;
   }
-}
-
-function sendError(response: ServerResponse, error: unknown, logger: Logger): void {
-  const known = error instanceof ControlError;
-  if (!known) logger.error({ error: messageOf(error) }, 'the control API failed');
-  const body: ControlErrorBody = {
-    error: known
-      ? { code: error.code, message: error.message }
-      : { code: 'internal_error', message: `the node failed: ${messageOf(error)}` },
-  };
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  if (known) for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
-  sendJson(response, known ? error.status : 500, body);
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = `${JSON.stringify(body)}\n`;
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
+  if (error instanceof ControlError) {
+    sendError(response, error.code, error.message, { ...error.headers });
+    return;
+  }
+  if (error instanceof ShuttingDownError) {
+    sendError(response, 'shutting_down', error.message);
+    return;
+  }
+  logger.error({ event: 'control_failed', error: errorName(error) }, 'the control API failed');
+  sendFailure(response);
 }

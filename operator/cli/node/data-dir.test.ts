@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { memoryLogger } from '../../../test/fixtures/graph-from-statements.js';
 import { removeDir, tempDir } from '../../../test/fixtures/embedded-node.js';
 import { VALID_SPECS } from '../../../test/fixtures/valid-objects.js';
@@ -70,6 +71,54 @@ describe('data dir', () => {
       dataDir.close();
     });
   }
+
+  it('bug: two nodes taking over one stale lock could both hold it — a lock taken meanwhile is given back', () => {
+    const lock = join(root, 'node.lock');
+    writeFileSync(lock, `${deadPid()}\n`);
+    // Another node (our parent process: it runs) takes the stale lock over between this node's reading
+    // of the lock and its own takeover — at the moment it logs that it takes the lock over.
+    const other = process.ppid;
+    const logger = pino(
+      { level: 'warn' },
+      {
+        write: (line: string) => {
+          if (
+            (JSON.parse(line) as { msg: string }).msg !==
+            'taking over the lock of a node that is no longer running'
+          )
+            return;
+          if (readFileSync(lock, 'utf8') === `${other}\n`) return;
+          rmSync(lock);
+          writeFileSync(lock, `${other}\n`);
+        },
+      },
+    );
+    assert.throws(
+      () => DataDir.open(root, logger),
+      (error: unknown) =>
+        error instanceof DataDirError &&
+        error.message.startsWith(`the data dir is in use by another node (pid ${other})`),
+    );
+    assert.equal(readFileSync(lock, 'utf8'), `${other}\n`, 'the other node keeps its lock');
+    assert.deepEqual(
+      readdirSync(root).filter((name) => name.includes('lock')),
+      ['node.lock'],
+      'no temporary or stale file left',
+    );
+  });
+
+  it('bug: a data dir that cannot be read stopped the node with a stack trace — now a DataDirError naming it', () => {
+    const { logger } = memoryLogger();
+    const dataDir = DataDir.open(root, logger);
+    rmSync(join(root, 'domains'), { recursive: true });
+    assert.throws(
+      () => ObjectStore.open(dataDir),
+      (error: unknown) =>
+        error instanceof DataDirError &&
+        error.message === `cannot read ${join(root, 'domains')}: no such file or directory`,
+    );
+    dataDir.close();
+  });
 
   it('writes a domain state atomically, readable by its owner only, and reads it back', async () => {
     const { logger } = memoryLogger();

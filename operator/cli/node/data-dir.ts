@@ -6,13 +6,14 @@
 //
 // Every file is written atomically (atomic-file.ts). A file that is not what the node wrote is an error
 // naming it: the node refuses to start rather than start empty over the user's data.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DIRECTORY_MODE, removeLeftovers, writeFileAtomic } from './atomic-file.js';
 import { acquireLock, type DataDirLock } from './data-dir-lock.js';
 import { DataDirError, dataDirIoError } from './data-dir-error.js';
 import { parseDomainState, serializeDomainState, type DomainState } from './domain-state.js';
+import { messageOf } from './error-text.js';
 import { isDomainName } from './protocol.js';
 
 const STATE_FILE = 'state.json';
@@ -45,6 +46,7 @@ export class DataDir {
     try {
       dataDir.#removeLeftovers();
     } catch (error: unknown) {
+      // The lock is released whatever went wrong: a node that did not start holds nothing.
       dataDir.close();
       throw error instanceof DataDirError ? error : dataDirIoError('cannot read', absolute, error);
     }
@@ -74,7 +76,7 @@ export class DataDir {
     try {
       value = JSON.parse(text);
     } catch (error: unknown) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = messageOf(error);
       throw new DataDirError(`${file} is not valid JSON (${why}); restore it from a backup or move it away`);
     }
     const state = parseDomainState(value);
@@ -102,7 +104,13 @@ export class DataDir {
   #domainDirectories(options: { warn?: boolean } = {}): string[] {
     const root = join(this.root, 'domains');
     const domains: string[] = [];
-    for (const entry of readdirSync(root, { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(root, { withFileTypes: true });
+    } catch (error: unknown) {
+      throw dataDirIoError('cannot read', root, error);
+    }
+    for (const entry of entries) {
       if (entry.isDirectory() && isDomainName(entry.name)) domains.push(entry.name);
       else if (options.warn) {
         this.#logger.warn({ path: join(root, entry.name) }, 'ignoring an entry that is not a domain');

@@ -1,8 +1,12 @@
 // The one way a domain changes, for statements and manifests alike: compile the candidate objects; any
-// error and nothing changes. Otherwise, when the graph changed, it gets the next version number: the new
-// state is written to the data dir, then the data plane activates the graph. If the data plane refuses
-// it, the previous state is written back, so a refused graph leaves nothing behind. A graph equal to
-// the running one is not activated again and keeps its version; the objects are still stored.
+// error and nothing changes. Otherwise the compiled graph is compared with the graph the data plane runs
+// for the domain (what this committer activated or restored, not what the data dir holds):
+//   - the same graph: only the objects are stored; the domain keeps its version;
+//   - another graph: it gets the next version number and the data plane activates it FIRST; a refusal
+//     changes nothing, in memory or on disk. Only an activated graph is written to the data dir, so the
+//     data dir never holds a graph the data plane refused. If that write fails, the graph is withdrawn:
+//     the previous one is activated again (a new domain is removed from the data plane), so memory,
+//     disk and the data plane agree again, and the statement fails.
 import type { Logger } from 'pino';
 import type { GraphObject } from '../../api/index.js';
 import {
@@ -15,6 +19,7 @@ import {
 import { compileDomain } from '../../compiler/index.js';
 import type { Graph } from '../../../dataplane/graph/types.js';
 import { canonicalJson } from './canonical-json.js';
+import { errorName, messageOf } from './error-text.js';
 import type { DomainState, ManifestObject } from './domain-state.js';
 import type { ObjectStore } from './object-store.js';
 import type { ResourceStore } from './resource-store.js';
@@ -43,18 +48,40 @@ export interface CommitterOptions {
   store: ObjectStore;
   resources: ResourceStore;
   activate: Activate;
+  /** Stops running a domain: withdraws a new domain's first graph when it cannot be stored. */
+  deactivate?: (domain: string) => Promise<void>;
   logger: Logger;
+}
+
+/** A graph the data plane runs, with its version. */
+export interface RunningGraph {
+  graph: Graph;
+  version: number;
 }
 
 export class DomainCommitter {
   readonly #options: CommitterOptions;
+  /** What the data plane runs, by domain: every graph goes through `commit` or `restore`. */
+  readonly #running = new Map<string, RunningGraph>();
 
   constructor(options: CommitterOptions) {
     this.#options = options;
   }
 
+  /** The graph the data plane runs for the domain, if any. */
+  running(domain: string): RunningGraph | undefined {
+    return this.#running.get(domain);
+  }
+
+  /** Hands a stored graph to the data plane at start (restore.ts); never throws. */
+  async restore(domain: string, graph: Graph, version: number): Promise<ActivationResult> {
+    const result = await this.#activate(domain, graph, version);
+    if (result.ok) this.#running.set(domain, { graph, version });
+    return result;
+  }
+
   async commit(request: CommitRequest): Promise<CommitOutcome> {
-    const { store, resources } = this.#options;
+    const { resources } = this.#options;
     const { domain } = request;
     const objects = [...request.manifestObjects.map((entry) => entry.object), ...request.statementObjects];
     const compiled = compileDomain(objects, { domain, resources: resources.view(domain) });
@@ -63,36 +90,48 @@ export class DomainCommitter {
     if (diagnostics.some((d) => d.severity === 'error')) {
       return { ok: false, diagnostics: diagnostics.map(formatDiagnostic) };
     }
-    const previous = store.state(domain);
-    const changed = canonicalJson(compiled.graph) !== canonicalJson(previous.graph);
-    const next: DomainState = {
-      graphVersion: changed ? previous.graphVersion + 1 : previous.graphVersion,
-      graph: changed ? compiled.graph : previous.graph,
-      statementObjects: request.statementObjects,
-      manifestObjects: request.manifestObjects,
-    };
     const where = request.at === undefined ? '' : `${formatLocation(request.at)}: `;
-    try {
-      await store.save(domain, next);
-    } catch (error: unknown) {
-      return { ok: false, diagnostics: [`${where}error: cannot write the data dir: ${messageOf(error)}`] };
+    const running = this.#running.get(domain);
+    if (running !== undefined && canonicalJson(compiled.graph) === canonicalJson(running.graph)) {
+      const kept = { ...stateOf(request), graphVersion: running.version, graph: running.graph };
+      const failed = await this.#save(domain, kept, where);
+      return failed ?? { ok: true, warnings };
     }
-    if (!changed) return { ok: true, warnings };
-    const activated = await this.#activate(domain, compiled.graph, next.graphVersion);
+    const outcome = await this.#activateAndStore(request, compiled.graph, where);
+    return outcome.ok ? { ...outcome, warnings: [...warnings, ...outcome.warnings] } : outcome;
+  }
+
+  /** Activates a changed graph as the next version, then stores it; withdraws it if it cannot be stored. */
+  async #activateAndStore(request: CommitRequest, graph: Graph, where: string): Promise<CommitOutcome> {
+    const { domain } = request;
+    const running = this.#running.get(domain);
+    const version = Math.max(this.#options.store.state(domain).graphVersion, running?.version ?? 0) + 1;
+    const activated = await this.#activate(domain, graph, version);
     if (!activated.ok) {
-      await this.#putBack(domain, previous);
-      const refused = `the data plane refused graph version ${next.graphVersion}`;
+      const refused = `the data plane refused graph version ${version}`;
       return {
         ok: false,
         diagnostics: activated.errors.map((error) => `${where}error: ${refused}: ${error}`),
       };
     }
-    this.#options.logger.info({ domain, graphVersion: next.graphVersion }, 'activated a new graph version');
-    return {
-      ok: true,
-      graphVersion: next.graphVersion,
-      warnings: [...warnings, ...(activated.warnings ?? [])],
-    };
+    this.#running.set(domain, { graph, version });
+    const failed = await this.#save(domain, { ...stateOf(request), graphVersion: version, graph }, where);
+    if (failed !== undefined) {
+      await this.#withdraw(domain, version, running);
+      return failed;
+    }
+    this.#options.logger.info({ domain, graphVersion: version }, 'activated a new graph version');
+    return { ok: true, graphVersion: version, warnings: activated.warnings ?? [] };
+  }
+
+  /** Writes the state; the failure as the outcome to answer, or undefined when it was written. */
+  async #save(domain: string, state: DomainState, where: string): Promise<CommitOutcome | undefined> {
+    try {
+      await this.#options.store.save(domain, state);
+      return undefined;
+    } catch (error: unknown) {
+      return { ok: false, diagnostics: [`${where}error: cannot write the data dir: ${messageOf(error)}`] };
+    }
   }
 
   async #activate(domain: string, graph: Graph, version: number): Promise<ActivationResult> {
@@ -103,17 +142,37 @@ export class DomainCommitter {
     }
   }
 
-  async #putBack(domain: string, previous: DomainState): Promise<void> {
-    try {
-      await this.#options.store.save(domain, previous);
-    } catch (error: unknown) {
-      this.#options.store.adopt(domain, previous);
-      this.#options.logger.error(
-        { domain, error: messageOf(error) },
-        'cannot write back the previous state after the data plane refused a graph; the data dir holds the refused one until the next change',
+  /** A graph the data dir could not store stops running: the previous one runs again, or none. */
+  async #withdraw(domain: string, version: number, previous: RunningGraph | undefined): Promise<void> {
+    const { logger, deactivate } = this.#options;
+    logger.error(
+      { domain, graphVersion: version, previousVersion: previous?.version ?? null },
+      'cannot store the graph version just activated; withdrawing it',
+    );
+    if (previous === undefined) {
+      if (deactivate === undefined) return;
+      try {
+        await deactivate(domain);
+        this.#running.delete(domain);
+      } catch (error: unknown) {
+        logger.error({ domain, error: errorName(error) }, 'cannot remove the domain from the data plane');
+      }
+      return;
+    }
+    const again = await this.#activate(domain, previous.graph, previous.version);
+    if (again.ok) this.#running.set(domain, previous);
+    else {
+      logger.error(
+        { domain, graphVersion: version },
+        'the data plane refused the previous graph again: it runs a version the data dir does not hold',
       );
     }
   }
+}
+
+/** The objects of the request, as a state to store (with the graph and version to go with them). */
+function stateOf(request: CommitRequest): Pick<DomainState, 'statementObjects' | 'manifestObjects'> {
+  return { statementObjects: request.statementObjects, manifestObjects: request.manifestObjects };
 }
 
 /** In the order of the text; diagnostics with no place (stored objects) after those with one. */
@@ -125,8 +184,4 @@ export function sortByPlace(diagnostics: readonly Diagnostic[]): Diagnostic[] {
     const [ub, fb, lb, cb] = place(b);
     return ua - ub || fa.localeCompare(fb) || la - lb || ca - cb;
   });
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,9 +6,20 @@ import {
   openTestNode,
   removeDir,
   tempDir,
+  uploadFiles,
   type TestNode,
 } from '../../../test/fixtures/embedded-node.js';
 import { ManifestError, Manifests, type ManifestReport } from './manifests.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done()` holds (checked every 10 ms, at most 10 s). */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 10_000) throw new Error('timed out');
+    await sleep(10);
+  }
+}
 
 const QUICKSTART = exampleText('quickstart/graph.sql');
 
@@ -36,11 +47,12 @@ function manifestsOf(node: TestNode, path: string, onReload?: (report: ManifestR
   return new Manifests({
     path,
     store: node.store,
+    resources: node.resources,
     committer: node.committer,
     queue: node.queue,
     logger: node.logger,
     ...(onReload === undefined ? {} : { onReload }),
-    debounceMs: 50,
+    watch: { debounceMs: 50, pollMs: 25 },
   });
 }
 
@@ -199,14 +211,66 @@ describe('manifests', () => {
     assert.equal(reply.results[0]?.graphVersion, 2, 'compiled with the manifest objects');
   });
 
-  it('refuses to start when --manifests does not exist; later, a vanished path removes the objects', async () => {
+  it('refuses to start when --manifests does not exist', async () => {
     const missing = manifestsOf(node, join(dir, 'nope'));
     await assert.rejects(missing.reload({ initial: true }), ManifestError);
+  });
+
+  it('bug: a --manifests path gone for a moment emptied the node — now it changes nothing', async () => {
     await manifests.reload({ initial: true });
-    removeDir(dir);
-    const report = await manifests.reload();
-    assert.deepEqual(summary(report), ['default applied v2', 'team-a applied v2']);
-    assert.deepEqual(node.store.objects('default'), []);
+    const before = { state: node.store.state('default'), activations: node.activations.length };
+    renameSync(dir, `${dir}-away`);
+    try {
+      const report = await manifests.reload();
+      assert.equal(report.ok, false);
+      assert.deepEqual(report.domains, []);
+      assert.match(report.error ?? '', /does not exist/);
+      assert.equal(node.store.state('default'), before.state);
+      assert.equal(node.store.objects('default').length, 7);
+      assert.equal(node.activations.length, before.activations);
+      assert.ok(node.logs.some((line) => line.msg === 'cannot read the manifests; nothing changed'));
+    } finally {
+      renameSync(`${dir}-away`, dir);
+    }
+  });
+
+  it('bug: manifest VERSION LATEST followed every upload — now it is bound when the manifests are read', async () => {
+    const pki = (text: string) => uploadFiles('pki', { 'server.crt': text, 'server.key': 'KEY' });
+    const upload = "UPLOAD RESOURCE pki VERSION './pki';";
+    assert.equal((await node.run(`CREATE RESOURCE pki; ${upload}`, { uploads: [pki('v1')] })).ok, true);
+    rmSync(join(dir, 'team-a.yaml'));
+    writeFileSync(
+      join(dir, 'orders.sql'),
+      `${QUICKSTART}
+CREATE CLIENT tls_in TYPE SYSLOG MOUNT pki VERSION LATEST
+  CONFIG { 'protocol' = 'tls', 'addr' = '0.0.0.0:6514', 'tls_cert_file' = '{{ pki }}/server.crt', 'tls_key_file' = '{{ pki }}/server.key' };`,
+    );
+    const report = await manifests.reload({ initial: true });
+    assert.equal(report.ok, true, JSON.stringify(report));
+    const mounted = () => node.activations.at(-1)?.graph.clients['tls-in']?.mount;
+    assert.deepEqual(mounted(), { resource: 'pki', version: 1 });
+    const client = node.store
+      .state('default')
+      .manifestObjects.find(({ object }) => object.kind === 'SyslogClient');
+    assert.deepEqual(
+      (client?.object.spec as { mount?: unknown }).mount,
+      { resource: 'pki', version: 1 },
+      'stored bound',
+    );
+
+    const later = await node.run(`${upload} CREATE RELAY unrelated SCHEMA orders UNBRANCHED;`, {
+      uploads: [pki('v2')],
+    });
+    assert.equal(later.ok, true, JSON.stringify(later));
+    assert.deepEqual(
+      mounted(),
+      { resource: 'pki', version: 1 },
+      'an unrelated statement keeps the certificate',
+    );
+
+    writeFileSync(join(dir, 'more.sql'), 'CREATE RELAY more SCHEMA orders UNBRANCHED;');
+    await manifests.reload();
+    assert.deepEqual(mounted(), { resource: 'pki', version: 2 }, 'the next reload binds the newest');
   });
 
   it('a single file given as --manifests', async () => {
@@ -230,6 +294,42 @@ describe('manifests', () => {
       writeFileSync(join(dir, 'nested', 'more.sql'), 'CREATE RELAY more SCHEMA orders UNBRANCHED;');
       const report = await watched.reloaded;
       assert.deepEqual(summary(report), ['default applied v2', 'team-a unchanged']);
+    });
+
+    it('bug: moving --manifests away and back stopped the watch for good — now it watches again', async () => {
+      const reports: ManifestReport[] = [];
+      manifests = manifestsOf(node, dir, (report) => reports.push(report));
+      await manifests.reload({ initial: true });
+      manifests.watch();
+      const away = `${dir}-away`;
+      renameSync(dir, away);
+      await until(() =>
+        node.logs.some((line) => line.msg.startsWith('the manifests can no longer be watched')),
+      );
+      await sleep(100);
+      assert.equal(node.store.objects('default').length, 7, 'nothing removed while the path is gone');
+      renameSync(away, dir);
+      await until(() => node.logs.some((line) => line.msg.startsWith('watching the manifests again')));
+      await until(() => reports.length >= 2);
+      assert.deepEqual(summary(reports.at(-1)!), ['default unchanged', 'team-a unchanged']);
+      writeFileSync(join(dir, 'more.sql'), 'CREATE RELAY more SCHEMA orders UNBRANCHED;');
+      await until(() => summary(reports.at(-1)!).includes('default applied v2'));
+      assert.equal(node.store.objects('default').length, 8);
+    });
+
+    it('watches a directory deleted and made again (a checkout, a deploy that swaps it)', async () => {
+      const reports: ManifestReport[] = [];
+      manifests = manifestsOf(node, dir, (report) => reports.push(report));
+      await manifests.reload({ initial: true });
+      manifests.watch();
+      const fresh = tempDir('streamroute-manifests-next-');
+      writeFileSync(join(fresh, 'orders.sql'), `${QUICKSTART}\nCREATE RELAY extra SCHEMA orders UNBRANCHED;`);
+      writeFileSync(join(fresh, 'team-a.yaml'), TEAM_A_YAML);
+      removeDir(dir);
+      renameSync(fresh, dir);
+      await until(() => reports.some((report) => summary(report).includes('default applied v2')));
+      writeFileSync(join(dir, 'more.sql'), 'CREATE RELAY more SCHEMA orders UNBRANCHED;');
+      await until(() => reports.some((report) => summary(report).includes('default applied v3')));
     });
 
     it('sees an editor replace a watched file by renaming a new one over it', async () => {

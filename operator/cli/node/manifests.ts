@@ -3,19 +3,25 @@
 // or nothing: a domain whose manifests have an error keeps what it runs, and every diagnostic is logged as
 // FILE:LINE:COL; otherwise its manifest objects replace the previous ones and the domain is compiled and
 // activated with its statement objects, by the same path as statements (domain-commit.ts). A manifest
-// object may not share kind and name with a statement object (SR1014). Changes are watched (watch()).
+// object may not share kind and name with a statement object (SR1014). `VERSION LATEST` is bound when
+// the manifests are read, as statements bind it when they are applied (bind-latest.ts). Manifests that
+// cannot be read — also a `--manifests` path that is gone for a moment — change nothing. Changes are
+// watched (watch()).
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { formatDiagnostic, SourceMap, type Diagnostic } from '../../compiler/diagnostic.js';
+import { formatDiagnostic, type Diagnostic, type SourceMap } from '../../compiler/diagnostic.js';
 import { InputError } from '../input-error.js';
 import { loadInputs, type LoadedInputs } from '../inputs.js';
+import { bindLatest } from './bind-latest.js';
 import { canonicalJson } from './canonical-json.js';
-import { messageOf, type DomainCommitter } from './domain-commit.js';
+import type { DomainCommitter } from './domain-commit.js';
 import type { ManifestObject } from './domain-state.js';
+import { errorName } from './error-text.js';
 import { inStatementFile, splitByDomain, type DomainManifests } from './manifest-domains.js';
-import { watchPath, type Watch } from './manifest-watch.js';
+import { watchPath, type Watch, type WatchOptions } from './manifest-watch.js';
 import { objectId, type ObjectStore } from './object-store.js';
-import type { SerialQueue } from './serial-queue.js';
+import type { ResourceStore } from './resource-store.js';
+import { ShuttingDownError, type SerialQueue } from '../../../dataplane/runtime/serial-queue.js';
 
 export interface DomainReload {
   domain: string;
@@ -37,6 +43,8 @@ export interface ManifestOptions {
   /** `--manifests`: a directory (read recursively, in name order) or one file. */
   path: string;
   store: ObjectStore;
+  /** For `VERSION LATEST`: the highest uploaded version of a resource when the manifests are read. */
+  resources: Pick<ResourceStore, 'latestVersion'>;
   committer: DomainCommitter;
   queue: SerialQueue;
   logger: Logger;
@@ -44,10 +52,11 @@ export interface ManifestOptions {
   load?: (path: string) => LoadedInputs;
   /** Called after every reload (tests wait on it). */
   onReload?: (report: ManifestReport) => void;
-  debounceMs?: number;
+  /** The watch's debounce, check interval and timers (manifest-watch.ts). */
+  watch?: Omit<WatchOptions, 'logger'>;
 }
 
-/** The manifests cannot be read at start. */
+/** The manifests cannot be read (or watched) at start. */
 export class ManifestError extends Error {
   override readonly name = 'ManifestError';
 }
@@ -72,18 +81,24 @@ export class Manifests {
     });
   }
 
-  /** Reloads on every change under the path, debounced. */
+  /** Reloads on every change under the path, debounced. Throws ManifestError when it cannot watch. */
   watch(): void {
-    const { path, logger, debounceMs } = this.#options;
+    const { path, logger } = this.#options;
     const reload = (): void => {
       this.reload().catch((error: unknown) => {
+        if (error instanceof ShuttingDownError) return;
         logger.error(
-          { manifests: path, error: messageOf(error) },
+          { manifests: path, error: errorName(error) },
           'reloading the manifests failed; nothing changed',
         );
       });
     };
-    this.#watch ??= watchPath(path, reload, { logger, ...(debounceMs === undefined ? {} : { debounceMs }) });
+    try {
+      this.#watch ??= watchPath(path, reload, { ...this.#options.watch, logger });
+    } catch (error: unknown) {
+      if (error instanceof InputError) throw new ManifestError(`--manifests: ${error.message}`);
+      throw error;
+    }
   }
 
   close(): void {
@@ -111,12 +126,16 @@ export class Manifests {
     return { ok: domains.every((domain) => domain.status !== 'rejected'), domains };
   }
 
+  /**
+   * The manifests as they are now. A path that does not exist cannot be read — at start the node does not
+   * start; later it is a moment of a move or a checkout, and nothing changes (InputError). Deleting the
+   * manifests means deleting their files, not the `--manifests` path.
+   */
   #read(initial: boolean): LoadedInputs {
-    const { path, logger } = this.#options;
+    const { path } = this.#options;
     if (!existsSync(path)) {
       if (initial) throw new ManifestError(`--manifests ${path}: no such file or directory`);
-      logger.warn({ manifests: path }, 'the manifests are gone; their objects are removed');
-      return { objects: [], sourceMap: new SourceMap(), diagnostics: [] };
+      throw new InputError(`${path} does not exist (moved or being replaced?)`);
     }
     return (this.#options.load ?? ((each: string) => loadInputs([each])))(path);
   }
@@ -133,8 +152,13 @@ export class Manifests {
   }
 
   async #apply(manifests: DomainManifests, locations: SourceMap): Promise<DomainReload> {
-    const { store, committer } = this.#options;
-    const { domain, objects } = manifests;
+    const { store, committer, resources } = this.#options;
+    const { domain } = manifests;
+    const latest = (resource: string) => resources.latestVersion(domain, resource);
+    const objects = manifests.objects.map(({ file, object }) => ({
+      file,
+      object: bindLatest(object, latest),
+    }));
     const current = store.state(domain);
     const taken = current.statementObjects.map(objectId);
     const diagnostics = [...manifests.diagnostics, ...conflicts(objects, taken, locations)];

@@ -1,9 +1,10 @@
 // The objects of every domain the node runs: those declared by manifest files (owned by their file) and
 // those applied by statements, with each domain's graph version and last activated graph. The store is
 // the one place that changes them, and it writes to the data dir before it changes its memory, so what it
-// holds is always what is on disk.
+// holds is always what is on disk. A domain is listed once a state of it was written (domain-commit.ts
+// writes only states whose graph the data plane accepted).
 import type { GraphObject } from '../../api/index.js';
-import { objectKeyString, SourceMap, type ObjectKey } from '../../compiler/diagnostic.js';
+import { objectKeyString, SourceMap } from '../../compiler/diagnostic.js';
 import type { DataDir } from './data-dir.js';
 import { EMPTY_STATE, type DomainState, type ManifestObject } from './domain-state.js';
 import type { DomainSummary } from './protocol.js';
@@ -43,11 +44,6 @@ export class ObjectStore {
     return [...state.manifestObjects.map((entry) => entry.object), ...state.statementObjects];
   }
 
-  /** The manifest file that declares the object, if one does. */
-  manifestFile(domain: string, key: ObjectKey): string | undefined {
-    return this.state(domain).manifestObjects.find((entry) => sameKey(entry.object, key))?.file;
-  }
-
   manifestLocations(domain: string): SourceMap {
     return this.#manifestLocations.get(domain) ?? new SourceMap();
   }
@@ -75,18 +71,6 @@ export class ObjectStore {
     await this.#dataDir.writeDomainState(domain, frozen);
     this.#states.set(domain, frozen);
   }
-
-  /**
-   * Takes a state without writing it: only when putting back the previous state after the data plane
-   * refused a graph, and writing that state failed — memory then follows what the data plane runs.
-   */
-  adopt(domain: string, state: DomainState): void {
-    this.#states.set(domain, state);
-  }
-}
-
-export function sameKey(object: GraphObject, key: ObjectKey): boolean {
-  return object.kind === key.kind && object.metadata.name === key.name;
 }
 
 export function objectId(object: GraphObject): string {

@@ -1,14 +1,10 @@
-// The statement protocol between the CLI and the embedded node (docs/node.md#the-statement-protocol):
-// what `POST /v1/domains/{domain}/statements` takes and answers, and `GET /v1/domains`. Shared by the
-// node's control routes and the CLI client, so both sides agree on one shape.
+// The statement protocol between the CLI and the embedded node (docs/node.md#the-control-api): what
+// `POST /v1/domains/{domain}/statements` takes and answers, and `GET /v1/domains`. Shared by the node's
+// control routes and the CLI client, so both sides agree on one shape. Error answers are the admin API's
+// (`{"error":{"code","message"}}`, the catalog in dataplane/admin/admin-errors.ts).
 
-/** A domain is a Kubernetes namespace name (an RFC 1123 label). */
-export const DOMAIN_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const MAX_DOMAIN_LENGTH = 63;
-
-export function isDomainName(name: string): boolean {
-  return name.length <= MAX_DOMAIN_LENGTH && DOMAIN_PATTERN.test(name);
-}
+/** A domain is a Kubernetes namespace name (a DNS-1123 label, at most 63 characters). */
+export { isDomainName } from '../../../dataplane/admin/request-params.js';
 
 /** One file of an upload as it travels: its path inside the uploaded directory and its bytes in base64. */
 export interface WireUploadFile {
@@ -86,24 +82,6 @@ export interface DomainSummary {
 export interface DomainsReply {
   domains: DomainSummary[];
 }
-
-/** The body of every 4xx/5xx answer of the control routes. */
-export interface ControlErrorBody {
-  error: { code: ControlErrorCode; message: string };
-}
-
-/** Stable codes of the control API's error answers (docs/node.md#errors-of-the-control-api). */
-export const CONTROL_ERROR_CODES = {
-  invalid_json: 'The body is not JSON',
-  invalid_request: 'The body does not have the shape of a statement request',
-  invalid_domain: 'The domain is not a valid name',
-  invalid_upload: 'An upload has bad base64, a bad path or a path given twice',
-  payload_too_large: 'The body is larger than the limit',
-  method_not_allowed: 'The path does not take this method',
-  internal_error: 'The node failed while answering',
-} as const;
-
-export type ControlErrorCode = keyof typeof CONTROL_ERROR_CODES;
 
 /** A result without the statement's tag and place: what running one statement gives. */
 export type StatementOutcome = Omit<StatementResult, 'statement' | 'line' | 'column'>;

@@ -88,12 +88,22 @@ describe('resource store', () => {
     );
   });
 
+  it('bug: a resources directory that cannot be read crashed at start — now a DataDirError naming it', () => {
+    const { logger } = memoryLogger();
+    const missing = join(root, 'not-there');
+    assert.throws(
+      () => ResourceStore.open(missing, logger),
+      (error: unknown) =>
+        error instanceof DataDirError &&
+        error.message === `cannot read ${missing}: no such file or directory`,
+    );
+  });
+
   it('reads mounted files of completed versions only', async () => {
     const { logger } = memoryLogger();
     const store = ResourceStore.open(root, logger);
     await store.addVersion('default', 'pki', [file('server.crt', 'CERT')], NOW);
-    const source = store.mountedFiles('default');
-    const read = (mounted: MountedFile) => source.readMountedFile(mounted);
+    const read = (mounted: MountedFile) => store.readMountedFile('default', mounted);
     assert.deepEqual(read({ resource: 'pki', version: 1, file: 'server.crt' }), Buffer.from('CERT'));
     for (const [mounted, message] of [
       [

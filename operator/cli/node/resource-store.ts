@@ -2,11 +2,10 @@
 // `complete.json` beside `files/`, written last. A version without it is an upload that never finished:
 // it is never used, and the next start deletes it. Versions are immutable, so their files are read once.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, type Dirent } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { NAME_PATTERN } from '../../api/common.js';
 import type { ResourceFiles } from '../../compiler/index.js';
 import { unsafeFile } from '../../compiler/resource-versions.js';
 import type { MountedFile } from '../../../dataplane/graph/types.js';
@@ -17,12 +16,13 @@ import {
   writeFileAtomic,
   writeFileDurably,
 } from './atomic-file.js';
-import { DataDirError } from './data-dir-error.js';
+import { isResourceName } from '../../../dataplane/admin/request-params.js';
+import { DataDirError, dataDirIoError } from './data-dir-error.js';
+import { messageOf } from './error-text.js';
 import { isDomainName, type UploadFile } from './protocol.js';
 
 const COMPLETE = 'complete.json';
 const VERSION_NAME = /^[1-9][0-9]{0,9}$/;
-const RESOURCE_NAME = new RegExp(NAME_PATTERN);
 
 /** What `complete.json` says of a version. */
 export interface VersionInfo {
@@ -53,11 +53,14 @@ export class ResourceStore {
     this.#logger = logger;
   }
 
-  /** Reads the completed versions under `root` and deletes the incomplete ones. */
+  /**
+   * Reads the completed versions under `root` and deletes the incomplete ones. Throws DataDirError (with
+   * the path and the cause) when a directory cannot be read or a completion marker is not the node's.
+   */
   static open(root: string, logger: Logger): ResourceStore {
     const store = new ResourceStore(root, logger);
     for (const domain of store.#entries(root, isDomainName)) {
-      for (const resource of store.#entries(join(root, domain), (name) => RESOURCE_NAME.test(name))) {
+      for (const resource of store.#entries(join(root, domain), isResourceName)) {
         store.#scanVersions(domain, resource);
       }
     }
@@ -128,7 +131,7 @@ export class ResourceStore {
   /** The bytes of a file of a completed version (TLS material); throws when there is no such file. */
   readMountedFile(domain: string, file: MountedFile): Buffer {
     const what = `resource ${file.resource} version ${file.version} of domain ${domain}`;
-    if (unsafeUploadPath(file.file) !== undefined || !RESOURCE_NAME.test(file.resource))
+    if (unsafeUploadPath(file.file) !== undefined || !isResourceName(file.resource))
       throw new Error(`${file.file} is not a file of ${what}`);
     if (!this.versions(domain, file.resource).includes(file.version)) throw new Error(`there is no ${what}`);
     const path = join(this.#versionDirectory(domain, file.resource, file.version), 'files', file.file);
@@ -137,11 +140,6 @@ export class ResourceStore {
     } catch {
       throw new Error(`${what} has no file ${file.file}`);
     }
-  }
-
-  /** `readMountedFile` for the graph of one domain (the data plane's TlsMaterialSource). */
-  mountedFiles(domain: string): { readMountedFile(file: MountedFile): Buffer } {
-    return { readMountedFile: (file) => this.readMountedFile(domain, file) };
   }
 
   async #writeFiles(directory: string, files: readonly UploadFile[]): Promise<void> {
@@ -164,10 +162,10 @@ export class ResourceStore {
   /** Directory names under `directory` that pass `accept`; temporary files are deleted, others logged. */
   #entries(directory: string, accept: (name: string) => boolean): string[] {
     const names: string[] = [];
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    for (const entry of readDirectory(directory)) {
       const path = join(directory, entry.name);
       if (isTempName(entry.name)) {
-        rmSync(path, { recursive: true, force: true });
+        removeTree(path);
         this.#logger.warn({ path }, 'removed a temporary file left by a crash');
       } else if (entry.isDirectory() && accept(entry.name)) names.push(entry.name);
       else this.#logger.warn({ path }, 'ignoring an entry the node did not write');
@@ -180,7 +178,7 @@ export class ResourceStore {
     for (const name of this.#entries(join(this.#root, domain, resource), (n) => VERSION_NAME.test(n))) {
       const directory = join(this.#root, domain, resource, name);
       if (!existsSync(join(directory, COMPLETE))) {
-        rmSync(directory, { recursive: true, force: true });
+        removeTree(directory);
         this.#logger.warn(
           { domain, resource, version: Number(name) },
           'removed an upload that never completed',
@@ -198,12 +196,35 @@ export class ResourceStore {
   }
 }
 
+/** The entries of a directory at start; a file-system error is a DataDirError naming the directory. */
+function readDirectory(directory: string): Dirent[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true });
+  } catch (error: unknown) {
+    throw dataDirIoError('cannot read', directory, error);
+  }
+}
+
+function removeTree(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch (error: unknown) {
+    throw dataDirIoError('cannot delete', path, error);
+  }
+}
+
 function readVersionInfo(path: string, version: number): VersionInfo {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error: unknown) {
+    throw dataDirIoError('cannot read', path, error);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(text);
   } catch (error: unknown) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     throw new DataDirError(
       `${path} is not valid JSON (${why}); restore it from a backup or move the version away`,
     );

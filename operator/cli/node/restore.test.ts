@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { exampleText, openTestNode, removeDir } from '../../../test/fixtures/embedded-node.js';
+import type { Activate } from './domain-commit.js';
 import { restoreGraphs } from './restore.js';
 
 describe('restore at start', () => {
@@ -13,15 +14,12 @@ describe('restore at start', () => {
 
     const node = openTestNode(first.root);
     const seen: string[] = [];
-    const restored = await restoreGraphs(
-      node.store,
-      (domain, restoredGraph, version) => {
-        seen.push(`${domain} v${version}`);
-        if (domain === 'shop') assert.deepEqual(restoredGraph, JSON.parse(JSON.stringify(graph)));
-        return Promise.resolve(domain === 'other' ? { ok: false, errors: ['cannot run it'] } : { ok: true });
-      },
-      node.logger,
-    );
+    const restore: Activate = (domain, restoredGraph, version) => {
+      seen.push(`${domain} v${version}`);
+      if (domain === 'shop') assert.deepEqual(restoredGraph, JSON.parse(JSON.stringify(graph)));
+      return Promise.resolve(domain === 'other' ? { ok: false, errors: ['cannot run it'] } : { ok: true });
+    };
+    const restored = await restoreGraphs(node.store, { restore }, node.logger);
     assert.deepEqual(seen, ['empty v1', 'other v1', 'shop v4']);
     assert.deepEqual(
       restored.map((r) => [r.domain, r.ok, r.errors]),

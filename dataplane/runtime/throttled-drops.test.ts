@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { memoryLogger } from '../../test/fixtures/graph-from-statements.js';
-import { ManualClock } from '../runtime/clock.js';
-import { readCounter, Telemetry } from '../runtime/telemetry.js';
+import { ManualClock } from './clock.js';
+import { readCounter, Telemetry } from './telemetry.js';
 import { ThrottledDrops } from './throttled-drops.js';
 
 function setup() {
