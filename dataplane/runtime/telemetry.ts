@@ -72,7 +72,8 @@ class CounterSink {
         help,
         labelNames: [...(reason ? REASON_LABELS : LABELS)],
         registers: [registry],
-        ...(reason ? {} : { collect }),
+        // Drops may come in floods (a slow subscriber): they are counted in plain numbers too.
+        ...(reason && key !== 'drops' ? {} : { collect }),
       });
     };
     this.counters = {
@@ -160,6 +161,8 @@ export class ComponentTelemetry {
   readonly #logger: Logger;
   readonly #labels: [string, string, string];
   readonly #pending: Record<HotKey, number> = { payloads: 0, payloadBytes: 0, recordsIn: 0, recordsOut: 0 };
+  /** Drops counted by `countDrops`, handed to prom-client when it collects, like the per-record counts. */
+  readonly #pendingDrops = new Map<DropReason, number>();
   readonly #bound = new Map<string, Counter.Internal>();
   /** The label series behind `#bound`, to remove them (`removeSeries`). */
   readonly #series = new Map<string, { key: MetricKey; reason: string | undefined }>();
@@ -217,7 +220,7 @@ export class ComponentTelemetry {
 
   /** The counting half of `dropMany`, for callers that log drops in batches of their own (ThrottledDrops). */
   countDrops(reason: DropReason, count: number): void {
-    if (count > 0) this.#child(`drops/${reason}`, 'drops', reason).inc(count);
+    if (count > 0) this.#pendingDrops.set(reason, (this.#pendingDrops.get(reason) ?? 0) + count);
   }
 
   /** The logging half of `dropMany`: the drops must already be counted. */
@@ -244,11 +247,15 @@ export class ComponentTelemetry {
       this.#pending[key] = 0;
       this.#child(key, key).inc(value);
     }
+    for (const [reason, count] of this.#pendingDrops)
+      this.#child(`drops/${reason}`, 'drops', reason).inc(count);
+    this.#pendingDrops.clear();
   }
 
   /** Removes every label series this component counted into (its per-record counts are discarded). */
   removeSeries(): void {
     for (const key of HOT_KEYS) this.#pending[key] = 0;
+    this.#pendingDrops.clear();
     for (const [cacheKey, { key, reason }] of this.#series) {
       const counter = this.#sink.counters[key];
       if (reason === undefined) counter.remove(...this.#labels);
