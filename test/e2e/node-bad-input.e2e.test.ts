@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogLine } from '../fixtures/graph-from-statements.js';
-import { line, linesOf, startNodeHarness, until, type NodeHarness } from '../fixtures/node-harness.js';
+import { line, linesOf, eachTestNode, until, type NodeHarness } from '../fixtures/node-harness.js';
 
 /** Values that must never appear in a log line. */
 const SECRET = 's3cret-coupon-4711';
@@ -15,18 +15,7 @@ const EXTRA_KEY = JSON.stringify({ order_id: 'E2', amount: 1, coupon: SECRET });
 
 describe('node e2e: bad input', () => {
   let node: NodeHarness;
-
-  beforeEach(async () => {
-    node = await startNodeHarness();
-  });
-
-  afterEach(async () => {
-    try {
-      await node.assertDropsAccounted();
-    } finally {
-      await node.close();
-    }
-  });
+  eachTestNode((started) => (node = started));
 
   describe('bodies that do not decode', () => {
     it('ON MESSAGE ERROR SEND TO errors: 202, and an error record with source, code, message and payload', async () => {

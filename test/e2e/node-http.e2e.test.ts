@@ -3,7 +3,7 @@
 // port, and a body over MAX BODY SIZE is 413 with the connection closed — while the node keeps serving,
 // and every status is counted.
 import assert from 'node:assert/strict';
-import { line, linesOf, startNodeHarness, type NodeHarness } from '../fixtures/node-harness.js';
+import { line, linesOf, eachTestNode, type NodeHarness } from '../fixtures/node-harness.js';
 
 const MIB = 1024 * 1024;
 
@@ -15,18 +15,7 @@ function orderOfSize(orderId: string, size: number): string {
 
 describe('node e2e: HTTP statuses and limits', () => {
   let node: NodeHarness;
-
-  beforeEach(async () => {
-    node = await startNodeHarness();
-  });
-
-  afterEach(async () => {
-    try {
-      await node.assertDropsAccounted();
-    } finally {
-      await node.close();
-    }
-  });
+  eachTestNode((started) => (node = started));
 
   const responses = (status: string, reason: string): Promise<number> =>
     node.metric('streamroute_http_responses_total', { listener: 'http', status, reason });

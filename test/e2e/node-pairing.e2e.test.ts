@@ -3,24 +3,13 @@
 // finds no partner within MAX TIME is sent to `unpaid` or dropped — counted and logged. Time is a
 // ManualClock: the test moves it, nothing sleeps.
 import assert from 'node:assert/strict';
-import { line, linesOf, startNodeHarness, until, type NodeHarness } from '../fixtures/node-harness.js';
+import { line, linesOf, eachTestNode, until, type NodeHarness } from '../fixtures/node-harness.js';
 
 const MAX_TIME_MS = 30_000;
 
 describe('node e2e: pairing orders with payments', () => {
   let node: NodeHarness;
-
-  beforeEach(async () => {
-    node = await startNodeHarness();
-  });
-
-  afterEach(async () => {
-    try {
-      await node.assertDropsAccounted();
-    } finally {
-      await node.close();
-    }
-  });
+  eachTestNode((started) => (node = started));
 
   async function postAccepted(path: string, body: object): Promise<void> {
     const response = await node.post(path, body);

@@ -3,7 +3,7 @@
 // swap by its new route and loses none; a removed relay ends its subscribers' streams with the reason.
 import assert from 'node:assert/strict';
 import type { RawConnection } from '../support/raw-http.js';
-import { line, linesOf, startNodeHarness, until, type NodeHarness } from '../fixtures/node-harness.js';
+import { line, linesOf, eachTestNode, until, type NodeHarness } from '../fixtures/node-harness.js';
 
 const AUDIT_INGESTOR = `
   CREATE RELAY audit SCHEMA orders UNBRANCHED;
@@ -15,18 +15,7 @@ const AUDIT_INGESTOR = `
 
 describe('node e2e: hot reload', () => {
   let node: NodeHarness;
-
-  beforeEach(async () => {
-    node = await startNodeHarness();
-  });
-
-  afterEach(async () => {
-    try {
-      await node.assertDropsAccounted();
-    } finally {
-      await node.close();
-    }
-  });
+  eachTestNode((started) => (node = started));
 
   async function postOn(connection: RawConnection, path: string, body: object): Promise<void> {
     const response = await connection.request({ path, body: JSON.stringify(body) });

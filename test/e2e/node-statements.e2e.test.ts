@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetchAdmin } from '../fixtures/admin-client.js';
-import { line, linesOf, snapshotDir, startNodeHarness, type NodeHarness } from '../fixtures/node-harness.js';
+import { line, linesOf, snapshotDir, eachTestNode, type NodeHarness } from '../fixtures/node-harness.js';
 
 const AUDIT = `
   CREATE RELAY audit SCHEMA orders UNBRANCHED;
@@ -16,18 +16,7 @@ const AUDIT = `
 
 describe('node e2e: statements and restart', () => {
   let node: NodeHarness;
-
-  beforeEach(async () => {
-    node = await startNodeHarness();
-  });
-
-  afterEach(async () => {
-    try {
-      await node.assertDropsAccounted();
-    } finally {
-      await node.close();
-    }
-  });
+  eachTestNode((started) => (node = started));
 
   const versionLines = (stdout: string): string[] =>
     stdout.split('\n').filter((text) => text.startsWith('-- '));

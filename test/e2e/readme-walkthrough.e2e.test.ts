@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../support/raw-http.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -41,14 +42,11 @@ function collect(child: ChildProcess): { stdout: () => string; stderr: () => str
   return { stdout: () => out, stderr: () => err };
 }
 
+/** Polls `probe` until it gives a value (a record printed, a line written). */
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let value: T | undefined;
+  await waitFor(() => (value = probe()) !== undefined, timeoutMs, what);
+  return value as T;
 }
 
 function exited(child: ChildProcess): Promise<number | null> {

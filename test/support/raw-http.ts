@@ -139,10 +139,14 @@ export function chunked(pieces: readonly string[]): string {
 }
 
 /** Polls `condition` until it holds (for effects that follow a socket event on the server side). */
-export async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 2000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
