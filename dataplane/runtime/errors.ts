@@ -22,6 +22,7 @@ export const MESSAGE_ERROR_CODES = {
   SR3014: 'A JAQ program output is not a JSON object',
   SR3015: 'The emitting program yielded no value, or more than one',
   SR3016: 'Payload is not a valid protobuf message',
+  SR3017: 'The JAQ engine is overloaded: the payload was refused',
   SR3101: 'Division by zero',
   SR3102: 'Arithmetic overflow: the result does not fit its type',
   SR3103: 'A function argument out of its domain',

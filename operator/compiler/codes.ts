@@ -30,6 +30,7 @@ export const DIAGNOSTIC_CODES = {
   SR2006: 'Unknown function or wrong number of arguments',
   SR2007: 'A value that may be null goes into a field that is not OPTIONAL',
   SR2008: 'Expression uses a scope not available here',
+  SR2009: 'JAQ program does not compile',
   SR2010: 'JAQ program can yield null for a field that is not OPTIONAL',
   SR2011: 'SYSLOG codec schema field has the wrong name, type or optionality',
   SR2012: 'SYSLOG codec with JAQ transformations or RFC3339 rules',

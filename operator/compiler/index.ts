@@ -9,6 +9,7 @@ import { checkEmitters } from './check-emitters.js';
 import { checkHttpPaths } from './check-http-paths.js';
 import { checkIngestorNames } from './check-ingestor-names.js';
 import { checkJaqNulls } from './check-jaq-nulls.js';
+import { checkJaqPrograms } from './check-jaq-programs.js';
 import { checkJunctions } from './check-junctions.js';
 import { checkListeners } from './check-listeners.js';
 import { checkLiterals } from './check-literals.js';
@@ -77,6 +78,7 @@ const OBJECT_PASSES: readonly Pass[] = [
   checkSyslogSchema,
   checkWireSchema,
   checkRfc3339,
+  checkJaqPrograms,
   checkJaqNulls,
   checkProtobuf,
   checkMounts,

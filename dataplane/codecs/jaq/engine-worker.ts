@@ -1,0 +1,107 @@
+// One worker thread of the JAQ pool, seen from the event loop: at most one batch at a time, a time limit
+// on it, and a replacement story — a worker that runs past the limit is terminated, one that crashes is
+// gone, and either way the pool is told (`onGone`) and the batch's callback hears why. A new worker takes
+// no batch until jq has loaded in it (`onReady`), so start-up never counts against the time limit.
+import { Worker } from 'node:worker_threads';
+import type { Failure } from './program-queue.js';
+
+/** To jaq-worker.js: the wrapped program (jaq-program.ts) and a JSON array of the batch's inputs. */
+interface JaqRequest {
+  id: number;
+  program: string;
+  input: string;
+}
+
+/** From jaq-worker.js: jq's result; stderr only when jq itself failed (exit status 2 or 3). */
+interface JaqReply {
+  id: number;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type BatchReply = Omit<JaqReply, 'id'> | { failed: Extract<Failure, 'time_limit' | 'crashed'> };
+
+/** Plain JavaScript beside this file (copied into dist by the build), so no loader is needed. */
+const SCRIPT = new URL('./jaq-worker.js', import.meta.url);
+
+export interface WorkerEvents {
+  onReady: () => void;
+  /** `started` is false when the worker died before jq loaded in it. */
+  onGone: (worker: EngineWorker, started: boolean) => void;
+}
+
+interface Running {
+  id: number;
+  size: number;
+  timer: NodeJS.Timeout;
+  done: (reply: BatchReply) => void;
+}
+
+export class EngineWorker {
+  readonly #worker: Worker;
+  readonly #timeLimitMs: number;
+  readonly #events: WorkerEvents;
+  #ready = false;
+  #running: Running | undefined;
+  #nextId = 1;
+  #gone = false;
+
+  constructor(timeLimitMs: number, events: WorkerEvents) {
+    this.#timeLimitMs = timeLimitMs;
+    this.#events = events;
+    // No environment: nothing of the node's reaches jq.
+    this.#worker = new Worker(SCRIPT, { env: {}, stdout: false, stderr: false });
+    this.#worker.unref();
+    this.#worker.on('message', (message: JaqReply | 'ready') => {
+      if (message !== 'ready') this.#answer(message);
+      else {
+        this.#ready = true;
+        this.#events.onReady();
+      }
+    });
+    this.#worker.on('error', () => this.#lose('crashed'));
+    this.#worker.on('exit', () => this.#lose('crashed'));
+  }
+
+  get busy(): boolean {
+    return !this.#ready || this.#running !== undefined || this.#gone;
+  }
+
+  run(program: string, batch: readonly { input: string }[], done: (reply: BatchReply) => void): void {
+    const id = this.#nextId++;
+    const input = `[${batch.map((submission) => submission.input).join(',')}]`;
+    const timer = setTimeout(() => this.#lose('time_limit'), this.#timeLimitMs);
+    this.#running = { id, size: batch.length, timer, done };
+    this.#worker.ref();
+    const request: JaqRequest = { id, program, input };
+    this.#worker.postMessage(request);
+  }
+
+  async terminate(): Promise<void> {
+    this.#gone = true;
+    await this.#worker.terminate();
+  }
+
+  #answer(reply: JaqReply): void {
+    const running = this.#running;
+    if (running?.id !== reply.id) return;
+    this.#settle(running, reply);
+  }
+
+  #settle(running: Running, reply: BatchReply): void {
+    clearTimeout(running.timer);
+    this.#running = undefined;
+    if (!this.#gone) this.#worker.unref();
+    running.done(reply);
+  }
+
+  #lose(why: 'time_limit' | 'crashed'): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    const running = this.#running;
+    if (why === 'time_limit') void this.#worker.terminate();
+    this.#events.onGone(this, this.#ready);
+    if (running !== undefined) this.#settle(running, { failed: why });
+  }
+}

@@ -1,0 +1,19 @@
+// A worker thread of the JAQ engine pool: one jq (WebAssembly) instance, one batch at a time. It only runs
+// what the pool sends and answers with jq's raw result; every decision (splitting outputs per input, time
+// limits, retries) is the pool's (engine-worker.ts holds the message types). Plain JavaScript so that it
+// starts the same under tsx and when built. Started with an empty environment, so jq's `$ENV` has nothing
+// of the node's even before the program wrapper hides it.
+import { loadJq } from 'jq-wasm';
+import { parentPort } from 'node:worker_threads';
+
+const jq = await loadJq();
+const port = parentPort;
+if (port === null) throw new Error('jaq-worker.js runs as a worker thread');
+
+port.on('message', (/** @type {{ id: number, program: string, input: string }} */ request) => {
+  const { exitCode, stdout, stderr } = jq.raw(request.input, request.program, ['-c']);
+  // stderr only for jq's own failures (2, 3: usage, compile); halt_error's text may hold payload values.
+  const failedItself = exitCode === 2 || exitCode === 3;
+  port.postMessage({ id: request.id, exitCode, stdout, stderr: failedItself ? stderr : '' });
+});
+port.postMessage('ready');
