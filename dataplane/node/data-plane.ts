@@ -13,6 +13,8 @@ import type {
   RelaySubscriber,
   SubscribeResult,
 } from '../admin/backend.js';
+import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
+import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
@@ -73,6 +75,7 @@ export class DataPlane implements AdminBackend {
     this.#log = options.logger.child({ component: 'data-plane' });
     this.#errors = new TransientErrors(now);
     this.#http = new HttpTelemetry(options.logger, options.registry);
+    registerJaqMetrics(options.registry, startedJaqPool);
     this.httpIngestion = new HttpIngestion({
       httpAddress: options.httpAddress,
       httpsAddress: options.httpsAddress,

@@ -207,3 +207,8 @@ export function sharedJaqPool(): JaqPool {
   shared ??= new JaqPool();
   return shared;
 }
+
+/** The node's pool if anything has used it yet (for metrics, which must not start it). */
+export function startedJaqPool(): JaqPool | undefined {
+  return shared;
+}
