@@ -49,6 +49,19 @@ export const SYSLOG_FIELDS = [
 ] as const;
 export type SyslogField = (typeof SYSLOG_FIELDS)[number];
 
+/** The exact shape each field must have in a SYSLOG codec's schema (spec §2.9). */
+export const SYSLOG_FIELD_SHAPES: Record<SyslogField, { type: FieldType; optional: boolean }> = {
+  facility: { type: 'U8', optional: false },
+  severity: { type: 'U8', optional: false },
+  timestamp: { type: 'DATETIME', optional: true },
+  hostname: { type: 'STRING', optional: true },
+  app_name: { type: 'STRING', optional: true },
+  proc_id: { type: 'STRING', optional: true },
+  msg_id: { type: 'STRING', optional: true },
+  structured_data: { type: 'STRING', optional: true },
+  message: { type: 'STRING', optional: false },
+};
+
 interface CodecBase {
   /** Schema of the records the codec produces and encodes. */
   schema: string;

@@ -2,29 +2,16 @@
 // and optionality of spec §2.9 (SR2011). (JAQ or RFC3339 rules on a SYSLOG codec are SR2012, a rule of
 // the Codec kind itself.)
 import type { GraphObject } from '../api/index.js';
-import type { FieldType } from '../../dataplane/graph/field-types.js';
-import type { SyslogField } from '../../dataplane/graph/types.js';
+import { SYSLOG_FIELD_SHAPES, type SyslogField } from '../../dataplane/graph/types.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import { shapeText } from './schema-difference.js';
 
-export const SYSLOG_SHAPES: Record<SyslogField, { type: FieldType; optional: boolean }> = {
-  facility: { type: 'U8', optional: false },
-  severity: { type: 'U8', optional: false },
-  timestamp: { type: 'DATETIME', optional: true },
-  hostname: { type: 'STRING', optional: true },
-  app_name: { type: 'STRING', optional: true },
-  proc_id: { type: 'STRING', optional: true },
-  msg_id: { type: 'STRING', optional: true },
-  structured_data: { type: 'STRING', optional: true },
-  message: { type: 'STRING', optional: false },
-};
-
-const ALL_SHAPES = Object.entries(SYSLOG_SHAPES)
+const ALL_SHAPES = Object.entries(SYSLOG_FIELD_SHAPES)
   .map(([name, shape]) => `${name} ${shapeText(shape)}`)
   .join(', ');
 
 export function isSyslogField(name: string): name is SyslogField {
-  return Object.hasOwn(SYSLOG_SHAPES, name);
+  return Object.hasOwn(SYSLOG_FIELD_SHAPES, name);
 }
 
 export function checkSyslogSchema(ctx: CompileContext, objects: readonly GraphObject[]): void {
@@ -43,7 +30,7 @@ export function checkSyslogSchema(ctx: CompileContext, objects: readonly GraphOb
         );
         continue;
       }
-      const expected = SYSLOG_SHAPES[field.name];
+      const expected = SYSLOG_FIELD_SHAPES[field.name];
       if (expected.type === field.type && expected.optional === field.optional) continue;
       ctx.report(
         keyOf(object),

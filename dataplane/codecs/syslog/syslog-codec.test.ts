@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import type { GraphCodec } from '../../graph/types.js';
+import { ManualClock } from '../../runtime/clock.js';
+import { createCodec } from '../codec.js';
+import {
+  FIXED_NOW,
+  bytesOf,
+  decodeError,
+  decoded,
+  fields,
+  syslogCodec,
+  syslogSchema,
+} from '../../../test/fixtures/syslog-codec.js';
+import { createSyslogCodecWith } from './syslog-codec.js';
+
+const RFC5424 = '<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 - An event';
+
+describe('SYSLOG codec: payload rules (spec §2.9 decoding rules 2, 3, 7, 8)', () => {
+  const cases: { name: string; payload: string | Uint8Array; expected: ReturnType<typeof fields> }[] = [
+    {
+      name: 'trailing CR, LF and NUL are removed, in any mix',
+      payload: '<13>hello\r\n\0\n',
+      expected: fields({ message: 'hello' }),
+    },
+    {
+      name: 'trailing spaces are kept (only CR, LF and NUL are removed)',
+      payload: '<13>hello  \n',
+      expected: fields({ message: 'hello  ' }),
+    },
+    { name: 'a PRI and nothing else: the empty message', payload: '<13>', expected: fields({}) },
+    {
+      name: 'an RFC 5424 frame without MSG has the empty message',
+      payload: '<14>1 - - - - - -',
+      expected: fields({ severity: 6 }),
+    },
+    {
+      name: 'an RFC 5424 frame whose MSG is empty after its SP',
+      payload: '<14>1 - - - - - - ',
+      expected: fields({ severity: 6 }),
+    },
+    {
+      name: 'no PRI at all: priority 13, read as RFC 3164 from the first byte',
+      payload: 'Jun  3 12:00:00 host app: text',
+      expected: fields({
+        timestamp: '2025-06-03T12:00:00Z',
+        hostname: 'host',
+        app_name: 'app',
+        message: 'text',
+      }),
+    },
+    {
+      name: 'PRI 0 is facility 0, severity 0',
+      payload: '<0>text',
+      expected: fields({ facility: 0, severity: 0, message: 'text' }),
+    },
+    {
+      name: 'PRI 191 is facility 23, severity 7',
+      payload: '<191>text',
+      expected: fields({ facility: 23, severity: 7, message: 'text' }),
+    },
+    {
+      name: 'UTF-8 in MSG is kept',
+      payload: '<13>Jun  3 12:00:00 host app: grüße ✓ 🙂',
+      expected: fields({
+        timestamp: '2025-06-03T12:00:00Z',
+        hostname: 'host',
+        app_name: 'app',
+        message: 'grüße ✓ 🙂',
+      }),
+    },
+  ];
+  for (const { name, payload, expected } of cases) {
+    it(name, () => assert.deepEqual(decoded(payload), expected));
+  }
+
+  it('an empty payload, or one of only CR, LF and NUL, is SR3020', () => {
+    for (const payload of ['', '\n', '\r\n', '\0\0', '\n\r\0']) {
+      assert.equal(decodeError(payload).code, 'SR3020', JSON.stringify(payload));
+    }
+  });
+
+  it('a payload that is not UTF-8 is SR3001, wherever the bad byte is', () => {
+    for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]]) {
+      const payload = new Uint8Array([...bytesOf('<13>1 - host app - - - ab'), ...bad, 0x63]);
+      const error = decodeError(payload);
+      assert.equal(error.code, 'SR3001');
+      assert.equal(error.reason, 'the syslog payload is not valid UTF-8');
+    }
+  });
+
+  it('a record has only the declared fields, in schema order', () => {
+    const codec = syslogCodec(['severity', 'hostname', 'message']);
+    assert.deepEqual(decoded(RFC5424, codec), {
+      severity: 5,
+      hostname: 'mymachine.example.com',
+      message: 'An event',
+    });
+  });
+
+  it('undeclared fields are still parsed: a bad TIMESTAMP fails a codec that does not keep it', () => {
+    const codec = syslogCodec(['facility', 'severity', 'message']);
+    assert.equal(decodeError('<13>1 2003-13-11T22:14:15Z host app - - - x', codec).code, 'SR3022');
+  });
+
+  it('values have the representation of values.ts: U8 as numbers, DATETIME as Instant', () => {
+    const result = syslogCodec().decode(bytesOf(RFC5424));
+    assert.ok(!(result instanceof Promise) && 'records' in result);
+    const record = result.records[0]!;
+    assert.equal(typeof record.facility, 'number');
+    assert.equal(typeof record.severity, 'number');
+    assert.equal((record.timestamp as { epochNanos: bigint }).epochNanos, 1_065_910_455_003_000_000n);
+  });
+});
+
+describe('SYSLOG codec: the year of RFC 3164 timestamps comes from the injected clock', () => {
+  it('uses the UTC year of the clock, and follows it across New Year', () => {
+    const clock = new ManualClock(Date.UTC(2030, 11, 31, 23, 59, 59));
+    const codec = syslogCodec(undefined, () => clock.now());
+    assert.equal(decoded('<13>Dec 31 23:59:59 h a: x', codec).timestamp, '2030-12-31T23:59:59Z');
+    clock.advance(1000);
+    assert.equal(decoded('<13>Dec 31 23:59:59 h a: x', codec).timestamp, '2031-12-31T23:59:59Z');
+  });
+
+  it('Feb 29 is a timestamp only in a leap year; otherwise the text stays in the message', () => {
+    const leap = syslogCodec(undefined, () => Date.UTC(2024, 0, 1));
+    assert.equal(decoded('<13>Feb 29 10:00:00 h a: x', leap).timestamp, '2024-02-29T10:00:00Z');
+    assert.deepEqual(decoded('<13>Feb 29 10:00:00 h a: x'), fields({ message: 'Feb 29 10:00:00 h a: x' }));
+  });
+
+  it('defaults to the wall clock', () => {
+    const made = createSyslogCodecWith(
+      { kind: 'syslog', schema: 's', canEncode: false, fields: ['timestamp', 'message'] },
+      syslogSchema(['timestamp', 'message']),
+      {},
+    );
+    assert.ok(!('unsupported' in made));
+    const result = made.decode(bytesOf('<13>Jan  1 00:00:00 h a: x'));
+    assert.ok(!(result instanceof Promise) && 'records' in result);
+    const year = new Date().getUTCFullYear();
+    assert.equal(
+      (result.records[0]!.timestamp as { toRfc3339(): string }).toRfc3339(),
+      `${year}-01-01T00:00:00Z`,
+    );
+    assert.ok(FIXED_NOW < Date.now());
+  });
+});
+
+describe('SYSLOG codec: the factory', () => {
+  const graphCodec = (fields: string[], canEncode = true): GraphCodec =>
+    ({ kind: 'syslog', schema: 's', canEncode, fields }) as GraphCodec;
+
+  it('is registered in CODEC_FACTORIES', () => {
+    const made = createCodec(
+      graphCodec(['facility', 'severity', 'message']),
+      syslogSchema(['facility', 'severity', 'message']),
+    );
+    assert.ok(made.ok);
+    assert.equal(made.codec.kind, 'syslog');
+    assert.equal(typeof made.codec.encode, 'function');
+  });
+
+  it('gives a decode-only codec when the graph says it cannot encode', () => {
+    const made = createCodec(graphCodec(['message'], false), syslogSchema(['message']));
+    assert.ok(made.ok);
+    assert.equal(typeof made.codec.encode, 'undefined');
+  });
+
+  it('refuses a schema field that is not a syslog field, or has another shape', () => {
+    const schema = syslogSchema(['facility', 'message']);
+    const odd = createCodec(graphCodec(['facility', 'message']), {
+      fields: [...schema.fields, { name: 'extra', type: 'STRING', optional: true, sensitive: false }],
+    });
+    assert.deepEqual(odd, {
+      ok: false,
+      error: 'SYSLOG codec: schema field extra is not a syslog field of the codec',
+    });
+    const shape = createCodec(graphCodec(['message'], false), {
+      fields: [{ name: 'message', type: 'STRING', optional: true, sensitive: false }],
+    });
+    assert.deepEqual(shape, {
+      ok: false,
+      error: 'SYSLOG codec: schema field message does not have the shape of spec §2.9',
+    });
+  });
+
+  it('refuses to encode without facility, severity and message', () => {
+    const made = createCodec(graphCodec(['facility', 'message']), syslogSchema(['facility', 'message']));
+    assert.deepEqual(made, { ok: false, error: 'SYSLOG codec cannot encode without severity' });
+  });
+});
