@@ -30,7 +30,7 @@ export function toJsonText(value: JsonValue): string {
 function objectText(value: JsonObject): string {
   let text = '{';
   let first = true;
-  for (const key in value) {
+  for (const key of Object.keys(value)) {
     const entry = value[key] as JsonValue;
     text += `${first ? '' : ','}${JSON.stringify(key)}:${toJsonText(entry)}`;
     first = false;
@@ -52,7 +52,7 @@ function hasUnsafeNumber(value: JsonValue): boolean {
     return Number.isInteger(value) ? !Number.isSafeInteger(value) : !Number.isFinite(value);
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(hasUnsafeNumber);
-  for (const key in value) if (hasUnsafeNumber(value[key] as JsonValue)) return true;
+  for (const key of Object.keys(value)) if (hasUnsafeNumber(value[key] as JsonValue)) return true;
   return false;
 }
 
@@ -62,8 +62,15 @@ function exactValue(value: unknown): JsonValue {
   if (value === null || typeof value !== 'object') return value as JsonValue;
   if (Array.isArray(value)) return value.map(exactValue);
   const out: JsonObject = {};
-  for (const [key, entry] of Object.entries(value)) out[key] = exactValue(entry);
+  for (const [key, entry] of Object.entries(value)) setKey(out, key, exactValue(entry));
   return out;
+}
+
+/** `object[key] = value`, except that `__proto__` becomes an own key (as JSON.parse makes it), not the prototype. */
+export function setKey(object: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else object[key] = value;
 }
 
 /** A plain integer literal beyond 2^53 becomes a bigint; every other number a double. */

@@ -1,0 +1,86 @@
+// TOML payloads (TOML 1.0, with smol-toml — docs/decisions/0002): one document is one input, a JSON
+// object. Reading is toml-view.ts. Writing needs an object at the top (a TOML document is a table) and
+// no null anywhere (TOML has none); integers must fit I64 ∪ U64. Strings are written as strings, even
+// when they hold a date. Decisions: docs/codec-formats.md ("TOML").
+import { parse, stringify, TomlError } from 'smol-toml';
+import { messageError } from '../../runtime/errors.js';
+import type { JsonValue } from '../json-value.js';
+import { fail, guarded } from './format-failure.js';
+import { MAX_DEPTH } from './format-limits.js';
+import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import { TomlView } from './toml-view.js';
+import { payloadText } from './utf8-text.js';
+import { checkWritable, hasLoneSurrogate, type WriteRule } from './view-text.js';
+
+const FORMAT = 'TOML';
+const encoder = new TextEncoder();
+const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
+const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be written`);
+const LOWEST = -(2n ** 63n);
+const HIGHEST = 2n ** 64n - 1n;
+
+/** smol-toml's message when nesting passes maxDepth (it has no error codes). */
+const TOO_DEEP = 'excessively nested';
+/** smol-toml's messages are fixed phrases; one with anything else might quote the payload. */
+const PLAIN_PHRASE = /^[a-z][a-z ,.:'()-]{0,99}$/i;
+
+export const tomlFormat: PayloadFormat = {
+  read(payload: Uint8Array): ReadResult {
+    return guarded(
+      FORMAT,
+      () => {
+        const text = payloadText(FORMAT, payload);
+        return { inputs: [new TomlView(text).value(parseToml(text))] };
+      },
+      READ_FAILED,
+    );
+  },
+
+  write(value: JsonValue): WriteResult {
+    return guarded(
+      FORMAT,
+      () => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+          fail(
+            'SR3008',
+            `${FORMAT}: cannot write ${kind(value)} at .: a TOML document is a table (an object)`,
+          );
+        }
+        checkWritable(FORMAT, value, tomlRule);
+        return { bytes: encoder.encode(stringify(value, { maxDepth: MAX_DEPTH + 1 })) };
+      },
+      WRITE_FAILED,
+    );
+  },
+};
+
+function parseToml(text: string): unknown {
+  try {
+    return parse(text, { integersAsBigInt: 'asNeeded', maxDepth: MAX_DEPTH });
+  } catch (error: unknown) {
+    if (!(error instanceof TomlError)) throw error;
+    const phrase = /^Invalid TOML document: ([^\n]*)/.exec(error.message)?.[1] ?? '';
+    const code = phrase.includes(TOO_DEEP) ? 'SR3011' : 'SR3010';
+    const what =
+      code === 'SR3011'
+        ? `nesting deeper than ${MAX_DEPTH}`
+        : PLAIN_PHRASE.test(phrase)
+          ? phrase
+          : 'invalid TOML';
+    return fail(code, `${FORMAT}: ${what} at line ${error.line}, column ${error.column}`);
+  }
+}
+
+const tomlRule: WriteRule = (value) => {
+  if (value === null) return 'null (TOML has no null)';
+  if (typeof value === 'bigint' && (value < LOWEST || value > HIGHEST)) return 'an integer beyond 64 bits';
+  if (typeof value === 'string' && hasLoneSurrogate(value))
+    return 'a string with a lone surrogate (no UTF-8 form)';
+  return undefined;
+};
+
+function kind(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'bigint' ? 'a number' : `a ${typeof value}`;
+}

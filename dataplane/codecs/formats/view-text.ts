@@ -1,0 +1,69 @@
+// Pieces of JSON view text shared by the format readers, which write view text directly while they walk a
+// parsed payload (no intermediate object, so no key such as `__proto__` can touch a prototype).
+import type { JsonValue } from '../json-value.js';
+import { fail, keyPath } from './format-failure.js';
+import { MAX_DEPTH } from './format-limits.js';
+
+/**
+ * A float as view text. JSON has no NaN or infinity, so those become the strings "NaN", "Infinity" and
+ * "-Infinity" (JavaScript's spelling) rather than failing the payload; a program can test for them.
+ */
+export function floatText(value: number): string {
+  if (Number.isFinite(value)) return JSON.stringify(value);
+  return Number.isNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
+}
+
+/** Bytes (a YAML !!binary, a CBOR byte string) as view text: standard base64 with padding. */
+export function bytesText(bytes: Uint8Array): string {
+  return `"${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}"`;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string holds half of a surrogate pair alone (it has no UTF-8 form). */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/** A format's own rule for a value it is about to write: a problem to report, or undefined. */
+export type WriteRule = (value: JsonValue, path: readonly (string | number)[]) => string | undefined;
+
+/**
+ * Checks a value before a format writes it: no NaN or infinity, nesting at most MAX_DEPTH, and the
+ * format's own rule at every node. Throws a FormatFailure (SR3008) naming the first bad key path.
+ */
+export function checkWritable(format: string, value: JsonValue, rule?: WriteRule): void {
+  visit(format, value, [], rule);
+}
+
+function visit(
+  format: string,
+  value: JsonValue,
+  path: (string | number)[],
+  rule: WriteRule | undefined,
+): void {
+  const problem = ownProblem(value, path.length) ?? rule?.(value, path);
+  if (problem !== undefined) fail('SR3008', `${format}: cannot write ${problem} at ${keyPath(path)}`);
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      path.push(index);
+      visit(format, item, path, rule);
+      path.pop();
+    });
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    path.push(key);
+    visit(format, value[key] as JsonValue, path, rule);
+    path.pop();
+  }
+}
+
+function ownProblem(value: JsonValue, depth: number): string | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'NaN or an infinity';
+  if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) {
+    return `a value nested deeper than ${MAX_DEPTH}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,95 @@
+// XML payloads (XML 1.0 in UTF-8, with fast-xml-parser): one document is one input. Reading checks, in
+// order: strict UTF-8, only characters XML allows, no DOCTYPE internal subset (SR3011: no entity is ever
+// declared or expanded), well-formedness (fast-xml-parser's validator), then parses in document order
+// with every value left as text (no number or boolean coercion) and maps the tree with xml-view.ts.
+// Writing is xml-write.ts. Decisions: docs/decisions/0010-xml-json-view.md, docs/codec-formats.md.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { messageError } from '../../runtime/errors.js';
+import type { JsonValue } from '../json-value.js';
+import { fail, guarded, lineColumn } from './format-failure.js';
+import { MAX_DEPTH } from './format-limits.js';
+import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import { payloadText } from './utf8-text.js';
+import { checkWritable } from './view-text.js';
+import { notXmlCharOffset, refuseInternalSubset, textAfterSelfClosingRoot } from './xml-text.js';
+import { NAME_MARK, XmlView, type OrderedNode } from './xml-view.js';
+import { xmlDocument } from './xml-write.js';
+
+const FORMAT = 'XML';
+const encoder = new TextEncoder();
+const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
+const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be written`);
+
+const parser = new XMLParser({
+  preserveOrder: true, // text and elements in document order, so mixed content can be joined
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  textNodeName: '#text',
+  cdataPropName: '#cdata', // CDATA apart from text: references inside it must not be decoded
+  parseTagValue: false, // never `01234` → 1234 or `true` → true: every value stays text
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: false, // references are decoded by xml-text.ts: predefined and numeric ones only
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  maxNestedTags: MAX_DEPTH,
+  jPath: false,
+  // The parser refuses names such as `constructor` (its own objects could be polluted); marked names
+  // never clash, and xml-view.ts takes the mark off.
+  transformTagName: (name: string) => NAME_MARK + name,
+});
+
+/** What the validator's error codes mean, without its messages (which quote names and characters). */
+const PROBLEMS: Record<string, string> = {
+  InvalidXml: 'not well-formed XML',
+  InvalidTag: 'a malformed or unmatched tag',
+  InvalidAttr: 'a malformed or repeated attribute',
+  InvalidChar: 'an unexpected character',
+};
+
+export const xmlFormat: PayloadFormat = {
+  read(payload: Uint8Array): ReadResult {
+    return guarded(FORMAT, () => ({ inputs: [readDocument(payloadText(FORMAT, payload))] }), READ_FAILED);
+  },
+
+  write(value: JsonValue): WriteResult {
+    return guarded(
+      FORMAT,
+      () => {
+        checkWritable(FORMAT, value);
+        return { bytes: encoder.encode(xmlDocument(value)) };
+      },
+      WRITE_FAILED,
+    );
+  },
+};
+
+function readDocument(text: string): string {
+  const position = (offset: number): string => lineColumn(text, offset);
+  const bad = notXmlCharOffset(text);
+  if (bad !== -1) fail('SR3010', `${FORMAT}: a character XML does not allow at ${position(bad)}`);
+  refuseInternalSubset(text, position);
+  const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
+  if (valid !== true) {
+    const { code, line, col } = valid.err as { code: string; line: number; col?: number };
+    const at = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
+    fail('SR3010', `${FORMAT}: ${PROBLEMS[code] ?? 'not well-formed XML'} at ${at}`);
+  }
+  const extra = textAfterSelfClosingRoot(text);
+  if (extra !== -1) fail('SR3010', `${FORMAT}: content after the root element at ${position(extra)}`);
+  return new XmlView().document(parse(text));
+}
+
+function parse(text: string): OrderedNode[] {
+  try {
+    return parser.parse(text) as OrderedNode[];
+  } catch (error: unknown) {
+    // After validation, the parser fails only past maxNestedTags (it has no error codes to test).
+    const deep = error instanceof Error && error.message.includes('nested');
+    return fail(
+      deep ? 'SR3011' : 'SR3010',
+      `${FORMAT}: ${deep ? `elements nested deeper than ${MAX_DEPTH}` : 'does not parse'}`,
+    );
+  }
+}

@@ -1,0 +1,121 @@
+// An XML document, as fast-xml-parser gives it in order (preserveOrder), as JSON view text. The mapping
+// (docs/decisions/0010-xml-json-view.md):
+//   {"<root>": element}, where an element with neither attributes nor child elements is its text (a
+//   string, "" when empty), and any other element is an object of
+//   - "@<name>": each attribute's value (a string), in document order;
+//   - "#text": the element's text — all its text and CDATA pieces joined — when it is not empty (not only
+//     white space, when the element also has child elements: that is indentation);
+//   - "<child>": an ARRAY of every child element of that name, in document order — always an array, also
+//     for a single child, so a program reads `.order.item[]` whatever the count.
+// Names are kept as written, prefixes included (`soap:Body`, `@xmlns:soap`); all values are strings.
+import { fail } from './format-failure.js';
+import { MAX_DEPTH } from './format-limits.js';
+import { decodeReferences, normalizeAttribute } from './xml-text.js';
+
+/** One node of fast-xml-parser's ordered output: `{name: children, ':@'?: attributes}` or a text node. */
+export type OrderedNode = Record<string, unknown>;
+
+/** Put before every element name by the parser's transformTagName, so no name can clash with ours. */
+export const NAME_MARK = '\u0001';
+const ATTRIBUTES = ':@';
+const TEXT = '#text';
+const CDATA = '#cdata';
+const NOT_WHITE_SPACE = /[^ \t\r\n]/;
+const SHOWN_NAMES = 8;
+
+export class XmlView {
+  private readonly path: string[] = [];
+
+  /** The view text of a document: its one root element, with nothing but white space around it. */
+  document(nodes: readonly OrderedNode[]): string {
+    let root: OrderedNode | undefined;
+    for (const node of nodes) {
+      if (isText(node, TEXT) && !NOT_WHITE_SPACE.test(node[TEXT] as string)) continue;
+      if (isText(node, TEXT) || isText(node, CDATA)) fail('SR3010', 'XML: text outside the root element');
+      if (root !== undefined) fail('SR3010', 'XML: more than one root element');
+      root = node;
+    }
+    if (root === undefined) return fail('SR3010', 'XML: no root element');
+    const [key, name] = elementName(root);
+    return `{${JSON.stringify(name)}:${this.element(root, key, name)}}`;
+  }
+
+  private element(node: OrderedNode, key: string, name: string): string {
+    this.path.push(name);
+    if (this.path.length > MAX_DEPTH)
+      fail('SR3011', `XML: elements nested deeper than ${MAX_DEPTH} at ${this.where()}`);
+    let text = '';
+    const children = new Map<string, string[]>();
+    for (const child of node[key] as OrderedNode[]) {
+      if (isText(child, TEXT)) text += this.text(child[TEXT] as string);
+      else if (isText(child, CDATA)) text += cdataText(child);
+      else this.child(child, children);
+    }
+    const attributes = this.attributes(node[ATTRIBUTES] as Record<string, string> | undefined);
+    this.path.pop();
+    return elementView(attributes, text, children);
+  }
+
+  private child(child: OrderedNode, children: Map<string, string[]>): void {
+    const [key, name] = elementName(child);
+    const view = this.element(child, key, name);
+    const views = children.get(name);
+    if (views === undefined) children.set(name, [view]);
+    else views.push(view);
+  }
+
+  private attributes(attributes: Record<string, string> | undefined): string {
+    if (attributes === undefined) return '';
+    let view = '';
+    for (const key of Object.keys(attributes)) {
+      const raw = attributes[key] as string;
+      if (raw.includes('<')) fail('SR3010', `XML: a '<' inside an attribute value in ${this.where()}`);
+      const value = normalizeAttribute(raw);
+      const text = value.includes('&') ? decodeReferences(value, () => this.where()) : value;
+      view += `${view === '' ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(text)}`;
+    }
+    return view;
+  }
+
+  private text(raw: string): string {
+    if (raw.includes(']]>')) fail('SR3010', `XML: ']]>' in text content in ${this.where()}`);
+    return raw.includes('&') ? decodeReferences(raw, () => this.where()) : raw;
+  }
+
+  /** The element being read, as a path of names: `/order/item` (the last few, names shortened). */
+  private where(): string {
+    const names = this.path
+      .slice(-SHOWN_NAMES)
+      .map((name) => (name.length > 64 ? `${name.slice(0, 64)}…` : name));
+    return `element ${this.path.length > SHOWN_NAMES ? '…' : ''}/${names.join('/')}`;
+  }
+}
+
+/** An element's view: its text alone, or an object of attributes, text and children. */
+function elementView(attributes: string, text: string, children: Map<string, string[]>): string {
+  if (attributes === '' && children.size === 0) return JSON.stringify(text);
+  const keep = children.size === 0 ? text !== '' : NOT_WHITE_SPACE.test(text);
+  let view = attributes;
+  if (keep) view += `${view === '' ? '' : ','}"#text":${JSON.stringify(text)}`;
+  for (const [name, views] of children)
+    view += `${view === '' ? '' : ','}${JSON.stringify(name)}:[${views.join(',')}]`;
+  return `{${view}}`;
+}
+
+function isText(node: OrderedNode, kind: typeof TEXT | typeof CDATA): boolean {
+  return Object.hasOwn(node, kind);
+}
+
+/** A CDATA section's content, as it is (no references inside). */
+function cdataText(node: OrderedNode): string {
+  const [piece] = node[CDATA] as OrderedNode[];
+  return (piece?.[TEXT] as string | undefined) ?? '';
+}
+
+/** The key of an element node in the parser's output, and the element's name as written. */
+function elementName(node: OrderedNode): [string, string] {
+  const key = Object.keys(node).find((candidate) => candidate !== ATTRIBUTES) ?? '';
+  let start = 0;
+  while (key[start] === NAME_MARK) start += 1;
+  return [key, key.slice(start)];
+}

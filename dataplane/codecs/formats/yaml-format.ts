@@ -1,0 +1,102 @@
+// YAML payloads (YAML 1.2, core schema, with the `yaml` package — docs/decisions/0001): every document of
+// a stream is one input, in order; a stream without documents gives no input. The core schema is forced
+// (a `%YAML 1.1` directive does not bring back `yes`/`no` booleans or timestamps); integers are exact
+// (bigints); the only tag beyond the core schema is !!binary; other tags leave a scalar as its text.
+// The walk to view text is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
+import {
+  Document,
+  parseAllDocuments,
+  type DocumentOptions,
+  type ErrorCode,
+  type ParseOptions,
+  type SchemaOptions,
+  type YAMLError,
+} from 'yaml';
+import { messageError } from '../../runtime/errors.js';
+import type { JsonValue } from '../json-value.js';
+import { fail, guarded, lineColumn } from './format-failure.js';
+import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import { payloadText } from './utf8-text.js';
+import { checkWritable } from './view-text.js';
+import { YamlView, type AliasBudget, type Position } from './yaml-view.js';
+
+const FORMAT = 'YAML';
+const encoder = new TextEncoder();
+const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
+const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be written`);
+
+const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: '1.2',
+  schema: 'core',
+  customTags: ['binary'],
+  resolveKnownTags: false, // no !!timestamp, !!set, !!omap: their text or plain collection instead
+  merge: false, // `<<` is an ordinary key in YAML 1.2
+  intAsBigInt: true,
+  uniqueKeys: false, // checked on the keys' view text instead (1 and "1" are the same key there)
+  prettyErrors: false,
+};
+
+/** What each parse error means, in words that quote nothing from the payload. */
+const PROBLEMS: Record<ErrorCode, string> = {
+  ALIAS_PROPS: 'an alias with an anchor or a tag',
+  BAD_ALIAS: 'a malformed alias or anchor',
+  BAD_COLLECTION_TYPE: 'a tag that does not fit its collection',
+  BAD_DIRECTIVE: 'a malformed directive',
+  BAD_DQ_ESCAPE: 'an invalid escape in a double-quoted string',
+  BAD_INDENT: 'bad indentation',
+  BAD_PROP_ORDER: 'an anchor or tag in the wrong place',
+  BAD_SCALAR_START: 'a plain scalar starting with a reserved character',
+  BLOCK_AS_IMPLICIT_KEY: 'a block collection used as an implicit key',
+  BLOCK_IN_FLOW: 'a block collection inside a flow collection',
+  DUPLICATE_KEY: 'a duplicate key',
+  IMPOSSIBLE: 'a construct that cannot be parsed',
+  KEY_OVER_1024_CHARS: 'an implicit key longer than 1024 characters',
+  MISSING_CHAR: 'a missing character (a closing quote or bracket, or a separator)',
+  MULTILINE_IMPLICIT_KEY: 'an implicit key spanning lines',
+  MULTIPLE_ANCHORS: 'several anchors on one node',
+  MULTIPLE_DOCS: 'several documents where one was expected',
+  MULTIPLE_TAGS: 'several tags on one node',
+  NON_STRING_KEY: 'a key that is not a string',
+  RESOURCE_EXHAUSTION: 'nesting too deep to read',
+  TAB_AS_INDENT: 'a tab used as indentation',
+  TAG_RESOLVE_FAILED: 'a tag that cannot be resolved',
+  UNEXPECTED_TOKEN: 'unexpected content',
+};
+
+export const yamlFormat: PayloadFormat = {
+  read(payload: Uint8Array): ReadResult {
+    return guarded(FORMAT, () => ({ inputs: readDocuments(payloadText(FORMAT, payload)) }), READ_FAILED);
+  },
+
+  write(value: JsonValue): WriteResult {
+    return guarded(
+      FORMAT,
+      () => {
+        checkWritable(FORMAT, value);
+        // No anchors for values that share an object. No folding and no block scalars: yaml 2.9.1 writes a
+        // string whose first line is only blanks as a `|+` block that reads back without them.
+        const doc = new Document(value, { version: '1.2', schema: 'core', aliasDuplicateObjects: false });
+        return { bytes: encoder.encode(doc.toString({ lineWidth: 0, blockQuote: false })) };
+      },
+      WRITE_FAILED,
+    );
+  },
+};
+
+function readDocuments(text: string): string[] {
+  const documents = parseAllDocuments(text, PARSE_OPTIONS);
+  const budget: AliasBudget = { nodes: 0, text: 0 };
+  // Lines are counted only for a reason: a LineCounter would cost every payload about a tenth more.
+  const position = (offset: number): string => lineColumn(text, offset);
+  return documents.map((doc, index) => {
+    const label = `${FORMAT} document ${index + 1}`;
+    const error = doc.errors[0];
+    if (error !== undefined) parseFailure(error, label, position);
+    return new YamlView(label, position, budget).document(doc);
+  });
+}
+
+function parseFailure(error: YAMLError, label: string, position: Position): never {
+  const code = error.code === 'RESOURCE_EXHAUSTION' ? 'SR3011' : 'SR3010';
+  return fail(code, `${label}: ${PROBLEMS[error.code] ?? 'does not parse'} at ${position(error.pos[0])}`);
+}

@@ -1,0 +1,166 @@
+// A parsed YAML document as JSON view text, written while walking the document's nodes (not through the
+// library's toJS, so that keys, aliases and limits follow our rules and positions stay at hand):
+// - aliases are expanded, resolved to the anchor that precedes them in the text; what aliases add is
+//   budgeted per payload (YAML_MAX_ALIAS_NODES, YAML_MAX_ALIAS_TEXT), so a "billion laughs" stops early;
+// - a map key must be a scalar and becomes text (`1` → "1", `~` → "null"); two keys with the same text
+//   are a duplicate; a collection as a key has no JSON view;
+// - `.inf`/`.nan` become "Infinity"/"NaN" strings, !!binary standard base64 text.
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Alias,
+  type Document,
+  type Node,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
+import { quoteName, type MessageErrorCode } from '../../runtime/errors.js';
+import { fail } from './format-failure.js';
+import { MAX_DEPTH, YAML_MAX_ALIAS_NODES, YAML_MAX_ALIAS_TEXT } from './format-limits.js';
+import { bytesText, floatText } from './view-text.js';
+
+/** What alias expansion has added so far to the JSON view of one payload (all its documents). */
+export interface AliasBudget {
+  nodes: number;
+  text: number;
+}
+
+/** `line L, column C` of an offset into the payload's text. */
+export type Position = (offset: number) => string;
+
+export class YamlView {
+  private readonly anchors = new Map<string, Node>();
+  private readonly targets = new WeakMap<Alias, Node>();
+  private readonly open = new Set<Node>();
+  private expanding = 0;
+  /** The outermost alias being expanded: where a budget failure is reported. */
+  private expandedAlias: Alias | undefined;
+
+  constructor(
+    private readonly label: string,
+    private readonly position: Position,
+    private readonly budget: AliasBudget,
+  ) {}
+
+  document(doc: Document.Parsed): string {
+    return doc.contents === null ? 'null' : this.node(doc.contents, 0);
+  }
+
+  private node(node: Node, depth: number): string {
+    if (this.expanding > 0 && ++this.budget.nodes > YAML_MAX_ALIAS_NODES) {
+      this.stop('SR3011', `aliases expand to more than ${YAML_MAX_ALIAS_NODES} nodes`, this.expandedAlias);
+    }
+    if (isAlias(node)) return this.alias(node, depth);
+    this.remember(node);
+    if (isScalar(node)) return this.charge(this.scalar(node));
+    if (!isMap(node) && !isSeq(node)) this.stop('SR3010', 'a node with no JSON view', node);
+    if (depth >= MAX_DEPTH) this.stop('SR3011', `nesting deeper than ${MAX_DEPTH}`, node);
+    this.open.add(node);
+    const text = isMap(node) ? this.map(node, depth + 1) : this.seq(node, depth + 1);
+    this.open.delete(node);
+    return text;
+  }
+
+  private map(map: YAMLMap, depth: number): string {
+    const seen = new Set<string>();
+    let text = '';
+    for (const pair of map.items) {
+      const key = this.key(pair.key);
+      if (seen.has(key)) this.stop('SR3010', `duplicate key ${quoteName(key)}`, pair.key ?? map);
+      seen.add(key);
+      const value =
+        pair.value === null || pair.value === undefined ? 'null' : this.node(pair.value as Node, depth);
+      text += `${text === '' ? '' : ','}${this.charge(JSON.stringify(key))}:${value}`;
+    }
+    return `{${text}}`;
+  }
+
+  private seq(seq: YAMLSeq, depth: number): string {
+    const items = seq.items.map((item) => (item === null ? 'null' : this.node(item as Node, depth)));
+    return `[${items.join(',')}]`;
+  }
+
+  /** A map key as text: a scalar's value (strings as they are, others as their JSON text). */
+  private key(key: unknown): string {
+    if (key === null || key === undefined) return 'null';
+    const node = isAlias(key) ? this.target(key) : (key as Node);
+    if (!isScalar(node))
+      this.stop('SR3010', 'a collection as a map key (the JSON view has text keys only)', key);
+    if (!isAlias(key)) this.remember(node);
+    if (typeof node.value === 'string') return node.value;
+    const text = this.scalar(node);
+    return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+  }
+
+  private scalar(node: Scalar): string {
+    return scalarText(node.value) ?? this.stop('SR3010', 'a scalar with no JSON view', node);
+  }
+
+  private alias(alias: Alias, depth: number): string {
+    const target = this.target(alias);
+    if (this.expanding === 0) this.expandedAlias = alias;
+    this.expanding += 1;
+    try {
+      return this.node(target, depth);
+    } finally {
+      this.expanding -= 1;
+    }
+  }
+
+  /** The node an alias stands for: the last node anchored with its name before it in the text. */
+  private target(alias: Alias): Node {
+    const target = this.targets.get(alias) ?? this.anchors.get(alias.source);
+    if (target === undefined)
+      return this.stop('SR3010', 'an alias to an anchor not defined before it', alias);
+    if (this.open.has(target))
+      this.stop('SR3010', 'an alias inside the node it refers to (recursion)', alias);
+    // Resolved once, where the alias stands; when its anchor is expanded again later, anchors redefined in
+    // between must not change what it means.
+    if (this.expanding === 0) this.targets.set(alias, target);
+    return target;
+  }
+
+  private remember(node: Node): void {
+    if (this.expanding === 0 && node.anchor !== undefined) this.anchors.set(node.anchor, node);
+  }
+
+  /** Counts view text that alias expansion adds against the payload's budget. */
+  private charge(text: string): string {
+    if (this.expanding > 0) {
+      this.budget.text += text.length;
+      if (this.budget.text > YAML_MAX_ALIAS_TEXT) {
+        this.stop(
+          'SR3011',
+          `aliases expand to more than ${YAML_MAX_ALIAS_TEXT} characters`,
+          this.expandedAlias,
+        );
+      }
+    }
+    return text;
+  }
+
+  private stop(code: MessageErrorCode, problem: string, node: unknown): never {
+    const range = (node as { range?: readonly number[] } | undefined)?.range;
+    return fail(code, `${this.label}: ${problem} at ${this.position(range?.[0] ?? 0)}`);
+  }
+}
+
+/** A scalar's value as view text; undefined for a value the JSON view has no form for. */
+function scalarText(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'bigint':
+      return value.toString();
+    case 'number':
+      return floatText(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      if (value === null) return 'null';
+      return value instanceof Uint8Array ? bytesText(value) : undefined;
+  }
+}
