@@ -1,5 +1,6 @@
-// The codec contract every codec implements — the JSON wire-schema codec now; JAQ (JSON, YAML, TOML, XML,
-// CBOR), protobuf and SYSLOG codecs slot in by adding a factory to CODEC_FACTORIES.
+// The codec contract every codec implements: the JSON wire-schema codec, the JAQ codecs (JSON, YAML, TOML,
+// XML, CBOR), protobuf and SYSLOG (docs/codecs.md). A codec kind runs once its factory is in
+// CODEC_FACTORIES.
 //
 // A codec turns one payload (one POST body, one syslog frame) into records of its schema, or into ONE
 // message error for the whole payload (spec §2.3: a body is accepted or rejected as a whole). A codec may
@@ -9,6 +10,9 @@
 import type { GraphCodec, GraphSchema } from '../graph/types.js';
 import type { MessageError } from '../runtime/errors.js';
 import type { RecordValues } from '../runtime/values.js';
+import { createJaqCodec } from './jaq/jaq-codec.js';
+import { createProtobufCodec } from './protobuf/protobuf-codec.js';
+import { createSyslogCodec } from './syslog/syslog-codec.js';
 import { createWireJsonCodec } from './wire-json.js';
 
 export type DecodeResult = { records: RecordValues[] } | { error: MessageError };
@@ -34,6 +38,9 @@ type Factories = { [K in GraphCodec['kind']]?: CodecFactory<K> };
 /** The codecs this data plane can run; a kind missing here is refused with a clear message. */
 export const CODEC_FACTORIES: Factories = {
   'wire-json': createWireJsonCodec,
+  jaq: createJaqCodec,
+  protobuf: createProtobufCodec,
+  syslog: createSyslogCodec,
 };
 
 export type CreateCodecResult = { ok: true; codec: Codec } | { ok: false; error: string };

@@ -207,14 +207,6 @@ describe('JSON wire-schema codec', () => {
     assert.equal(encoded.error.code, 'SR3008');
   });
 
-  it('refuses codec kinds this data plane cannot run yet', () => {
-    const made = createCodec(
-      { kind: 'jaq', schema: 'orders', canEncode: false, format: 'JSON', ingestion: '.', encodeRfc3339: [] },
-      SCHEMA,
-    );
-    assert.deepEqual(made, { ok: false, error: 'codec kind jaq is not supported by this data plane yet' });
-  });
-
   it('refuses a wire type that cannot feed its field, and a required field the wire lacks', () => {
     const mismatch = createCodec(
       {

@@ -157,10 +157,11 @@ describe('DataPlane', () => {
     node.dataPlane.subscribe('default', 'web-orders', subscriber);
     const next = paymentsGraph();
     next.codecs['order-json'] = {
-      kind: 'jaq',
+      kind: 'protobuf',
       schema: 'order-in',
       canEncode: false,
-      format: 'YAML',
+      descriptor: {},
+      message: 'shop.v1.Order',
       ingestion: '.',
       encodeRfc3339: [],
     };
@@ -179,8 +180,8 @@ describe('DataPlane', () => {
     assert.deepEqual(refused, {
       ok: false,
       errors: [
-        'http-ingestor web-in: codec order-json: codec kind jaq is not supported by this data plane yet',
-        'http-ingestor shop-in: codec order-json: codec kind jaq is not supported by this data plane yet',
+        'http-ingestor web-in: codec order-json: the protobuf descriptor has no message shop.v1.Order',
+        'http-ingestor shop-in: codec order-json: the protobuf descriptor has no message shop.v1.Order',
         'emitter out: emitters are not wired into this data plane yet',
       ],
     });

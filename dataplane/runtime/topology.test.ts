@@ -104,10 +104,11 @@ describe('topology', () => {
     it('a codec kind that is not supported yet, and emitters', () => {
       const graph = structuredClone<Graph>(graphFromStatements(exampleStatements('quickstart')));
       graph.codecs['orders-json'] = {
-        kind: 'jaq',
+        kind: 'protobuf',
         schema: 'orders',
         canEncode: false,
-        format: 'YAML',
+        descriptor: {},
+        message: 'shop.v1.Order',
         ingestion: '.',
         encodeRfc3339: [],
       };
@@ -125,7 +126,7 @@ describe('topology', () => {
       assert.deepEqual(built, {
         ok: false,
         errors: [
-          'http-ingestor orders-in: codec orders-json: codec kind jaq is not supported by this data plane yet',
+          'http-ingestor orders-in: codec orders-json: the protobuf descriptor has no message shop.v1.Order',
           'emitter out: emitters are not wired into this data plane yet',
         ],
       });

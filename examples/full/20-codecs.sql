@@ -31,11 +31,12 @@ CREATE CODEC orders_toml
   TO SCHEMA orders
   WITH JAQ TRANSFORMATIONS ON INGESTION $jaq$ .order | {order_id: .id, customer, amount, currency} $jaq$;
 
+-- XML: attributes are "@name", text stays text, and child elements are always arrays (docs/codec-formats.md).
 CREATE CODEC orders_xml
   FROM XML
   TO SCHEMA orders
   WITH JAQ TRANSFORMATIONS
-    ON INGESTION '.order | {order_id: .["@id"], customer, amount: (.amount | tonumber), currency}';
+    ON INGESTION '.order | {order_id: .["@id"], customer: .customer[0], amount: (.amount[0] | tonumber), currency: .currency[0]}';
 
 CREATE CODEC payments_cbor
   FROM CBOR

@@ -142,7 +142,9 @@ describe('the JAQ engine agrees with the reference jq binary', function () {
     assert.deepEqual(await pool.run('[limit(0; 1, 2)]', 'null'), { outputs: [[]] });
     assert.deepEqual(reference('[limit(0; 1, 2)]', null), [[1]]);
     // `error(null)` is an error in 1.8 (caught as null); 1.6 ends the input quietly.
-    assert.deepEqual(await pool.run('[.[] | try error(null) catch "caught"]', '[1]'), { outputs: [['caught']] });
+    assert.deepEqual(await pool.run('[.[] | try error(null) catch "caught"]', '[1]'), {
+      outputs: [['caught']],
+    });
     assert.deepEqual(reference('[.[] | try error(null) catch "caught"]', [1]), [[]]);
   });
 });
