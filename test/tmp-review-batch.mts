@@ -1,0 +1,11 @@
+import { JaqPool } from '../dataplane/codecs/jaq/jaq-pool.js';
+const pool = new JaqPool({ workers: 1 });
+await pool.run('.', '0');
+const program = '. as $n | [range(30000)] | length + $n';
+let t0 = performance.now();
+await pool.run(program, '1');
+console.log('one input alone', Math.round(performance.now() - t0), 'ms');
+t0 = performance.now();
+const outs = await Promise.all(Array.from({ length: 300 }, (_, i) => pool.run(program, String(i))));
+console.log('300 inputs', Math.round(performance.now() - t0), 'ms', 'ok', outs.filter((o) => 'outputs' in o).length, pool.stats);
+await pool.close();
