@@ -41,13 +41,3 @@ export function exactInteger(text: string): ExactInteger {
   const magnitude = BigInt(digits) * 10n ** BigInt(shift);
   return sign === '-' ? -magnitude : magnitude;
 }
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** Whether an integer literal (`-?\d+`) is within ±(2^53 − 1), so a JS number holds it exactly. */
-export function isSafeNumberText(text: string): boolean {
-  const digits = text.startsWith('-') ? text.length - 1 : text.length;
-  if (digits < 16) return true;
-  const value = BigInt(text);
-  return value <= MAX_SAFE && value >= -MAX_SAFE;
-}

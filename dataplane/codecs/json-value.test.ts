@@ -19,6 +19,16 @@ describe('json-value: exact JSON both ways', () => {
     );
   });
 
+  it('keeps every digit of an integral number however it is written (regression: 1…91.0 was rounded)', () => {
+    assert.deepEqual(parseJsonValue('[12345678901234567891.0, 1.8446744073709551615e19, 2.5e20, 1e2, 3.5]'), [
+      12345678901234567891n,
+      18446744073709551615n,
+      250000000000000000000n,
+      100,
+      3.5,
+    ]);
+  });
+
   it('keeps a "__proto__" key as an ordinary key on the exact path too (regression)', () => {
     const text = '{"__proto__":{"x":1},"big":18446744073709551615}';
     const value = parseJsonValue(text) as Record<string, unknown>;

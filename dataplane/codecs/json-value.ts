@@ -2,7 +2,7 @@
 // reads it, and the value the emitting program yields before a format writes it. Integers are exact: a
 // safe integer is a number, anything larger is a bigint (JSON text carries every digit both ways), so a
 // U64 survives decode → jq → encode. A number with a fraction or an exponent stays a double.
-import { isSafeNumberText, parseExact, NumberText } from './json-numbers.js';
+import { exactInteger, parseExact, NumberText } from './json-numbers.js';
 
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -73,8 +73,15 @@ export function setKey(object: JsonObject, key: string, value: JsonValue): void 
   } else object[key] = value;
 }
 
-/** A plain integer literal beyond 2^53 becomes a bigint; every other number a double. */
+/**
+ * An integral number beyond 2^53 becomes a bigint with every digit, however it is written
+ * (`18446744073709551615`, `18446744073709551615.0`, `1.8446744073709551615e19`); every other number a
+ * double. jq 1.8 passes such literals through unchanged, so they must not be rounded here.
+ */
 function numberOf(text: string): number | bigint {
-  if (/^-?\d+$/.test(text) && !isSafeNumberText(text)) return BigInt(text);
-  return Number(text);
+  const integer = exactInteger(text);
+  if (typeof integer !== 'bigint') return Number(text);
+  return integer >= -MAX_SAFE && integer <= MAX_SAFE ? Number(integer) : integer;
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

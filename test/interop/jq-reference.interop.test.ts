@@ -130,7 +130,12 @@ describe('the JAQ engine agrees with the reference jq binary', function () {
     assert.equal(compared, PROGRAMS.length * INPUTS.length);
   });
 
-  it('differs from jq 1.6 where jq 1.8 changed, as documented', async () => {
+  it('differs from jq 1.6 where jq 1.8 changed, as documented', async function () {
+    const version = spawnSync('jq', ['--version'], { encoding: 'utf8' }).stdout.trim();
+    if (version !== 'jq-1.6') {
+      console.warn(`\n  [peer] SKIPPING the jq 1.6 differences: the jq binary is ${version}\n`);
+      this.skip();
+    }
     // jq 1.8 keeps a large integer it passes through with every digit; jq 1.6 rounds it to a double.
     const big = '{"n":18446744073709551615}';
     assert.deepEqual(await pool.run('.n', big), { outputs: [18446744073709551615n] });

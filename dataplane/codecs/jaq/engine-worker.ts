@@ -20,7 +20,10 @@ interface JaqReply {
   stderr: string;
 }
 
-export type BatchReply = Omit<JaqReply, 'id'> | { failed: Extract<Failure, 'time_limit' | 'crashed'> };
+/** jq's answer with how long the call took, or why there is none (`stopped`: the pool was closed). */
+export type BatchReply =
+  | (Omit<JaqReply, 'id'> & { elapsedMs: number })
+  | { failed: Extract<Failure, 'time_limit' | 'crashed'> | 'stopped' };
 
 /** Plain JavaScript beside this file (copied into dist by the build), so no loader is needed. */
 const SCRIPT = new URL('./jaq-worker.js', import.meta.url);
@@ -33,7 +36,7 @@ export interface WorkerEvents {
 
 interface Running {
   id: number;
-  size: number;
+  startedAt: number;
   timer: NodeJS.Timeout;
   done: (reply: BatchReply) => void;
 }
@@ -50,8 +53,11 @@ export class EngineWorker {
   constructor(timeLimitMs: number, events: WorkerEvents) {
     this.#timeLimitMs = timeLimitMs;
     this.#events = events;
-    // No environment: nothing of the node's reaches jq.
-    this.#worker = new Worker(SCRIPT, { env: {}, stdout: false, stderr: false });
+    // No environment for the thread, as a second guard: jq-wasm shows Emscripten's own, not the node's.
+    this.#worker = new Worker(SCRIPT, { env: {}, stdout: true, stderr: true });
+    // What jq-wasm prints itself (`Aborted()` when a program exhausts its memory) is not the node's log.
+    this.#worker.stdout.resume();
+    this.#worker.stderr.resume();
     this.#worker.unref();
     this.#worker.on('message', (message: JaqReply | 'ready') => {
       if (message !== 'ready') this.#answer(message);
@@ -72,21 +78,24 @@ export class EngineWorker {
     const id = this.#nextId++;
     const input = `[${batch.map((submission) => submission.input).join(',')}]`;
     const timer = setTimeout(() => this.#lose('time_limit'), this.#timeLimitMs);
-    this.#running = { id, size: batch.length, timer, done };
+    this.#running = { id, startedAt: performance.now(), timer, done };
     this.#worker.ref();
     const request: JaqRequest = { id, program, input };
     this.#worker.postMessage(request);
   }
 
+  /** Stops the thread; a batch it was running is answered `stopped`. */
   async terminate(): Promise<void> {
     this.#gone = true;
+    const running = this.#running;
+    if (running !== undefined) this.#settle(running, { failed: 'stopped' });
     await this.#worker.terminate();
   }
 
-  #answer(reply: JaqReply): void {
+  #answer({ id, ...reply }: JaqReply): void {
     const running = this.#running;
-    if (running?.id !== reply.id) return;
-    this.#settle(running, reply);
+    if (running?.id !== id) return;
+    this.#settle(running, { ...reply, elapsedMs: performance.now() - running.startedAt });
   }
 
   #settle(running: Running, reply: BatchReply): void {

@@ -19,8 +19,23 @@ describe('jaq-program: what reaches a reason from jq', () => {
         'an error: Invalid numeric literal at line 1, column 3 (…)',
       ],
       ['explode input must be a string', 'an error: explode input must be a string'],
+      ['startswith() requires string inputs', 'an error: startswith() requires string inputs'],
+      [
+        'number (1) cannot be divided because the divisor is zero',
+        'an error: number (…) cannot be divided because the divisor is zero',
+      ],
+      [
+        'Regex failure: end pattern with unmatched parenthesis',
+        'an error: Regex failure: end pattern with unmatched parenthesis',
+      ],
     ];
     for (const [message, reason] of cases) assert.equal(runtimeProblem(message, false), reason, message);
+  });
+
+  it('does not show text that is not one of jq’s own messages: a program’s error("…"), a value (regression: join)', () => {
+    const hidden = 'error(a string) (not shown: text a program raises may hold payload values)';
+    assert.equal(runtimeProblem('hunter2 secret', false), hidden, 'what `[.s] | join(1)` raises');
+    assert.equal(runtimeProblem('order A-17 has no lines', false), hidden);
   });
 
   it('names only the type of a non-string error, and withholds messages when the schema is SENSITIVE', () => {
@@ -32,7 +47,7 @@ describe('jaq-program: what reaches a reason from jq', () => {
   });
 
   it('shortens a long message', () => {
-    assert.equal(runtimeProblem('x'.repeat(500), false).length, 'an error: '.length + 201);
+    assert.equal(runtimeProblem(`Cannot ${'x'.repeat(500)}`, false).length, 'an error: '.length + 201);
   });
 
   it('locates compile errors in the program’s own lines, or at its end', () => {

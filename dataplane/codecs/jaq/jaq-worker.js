@@ -12,8 +12,8 @@ if (port === null) throw new Error('jaq-worker.js runs as a worker thread');
 
 port.on('message', (/** @type {{ id: number, program: string, input: string }} */ request) => {
   const { exitCode, stdout, stderr } = jq.raw(request.input, request.program, ['-c']);
-  // stderr only for jq's own failures (2, 3: usage, compile); halt_error's text may hold payload values.
-  const failedItself = exitCode === 2 || exitCode === 3;
-  port.postMessage({ id: request.id, exitCode, stdout, stderr: failedItself ? stderr : '' });
+  // stderr only for a compile error: whatever else is there came from halt_error, and may hold values.
+  const compileError = /^jq: \d+ compile errors?$/m.test(stderr);
+  port.postMessage({ id: request.id, exitCode, stdout, stderr: compileError ? stderr : '' });
 });
 port.postMessage('ready');

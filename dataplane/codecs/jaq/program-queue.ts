@@ -5,6 +5,11 @@ import type { JsonValue } from '../json-value.js';
 
 export type Failure = 'halted' | 'time_limit' | 'crashed' | 'overloaded' | 'not_compiled';
 
+/** Inputs in a call of a program whose cost is not known yet: enough to learn it, few to run again. */
+const FIRST_CALL_INPUTS = 16;
+/** Weight of the newest call in the running mean of the cost per input. */
+const COST_WEIGHT = 0.3;
+
 /** What became of one input: the program's outputs, the value it raised, or why it did not finish. */
 export type InputOutcome =
   { outputs: JsonValue[] } | { raised: JsonValue } | { failed: Failure; detail?: string };
@@ -28,19 +33,34 @@ export class ProgramQueue {
   readonly #waiting: Submission[] = [];
   /** Every submission not resolved yet, in arrival order. */
   readonly #unresolved: Submission[] = [];
-  #waitingBytes = 0;
+  /** Running mean of what one input of this program costs in a call of jq (ms); none before a call. */
+  #costMs: number | undefined;
 
   constructor(
     /** The wrapped batch program (jaq-program.ts). */
     readonly program: string,
   ) {}
 
-  get waitingBytes(): number {
-    return this.#waitingBytes;
-  }
-
   get hasWaiting(): boolean {
     return this.#waiting.length > 0;
+  }
+
+  /** Nothing is unresolved (so nothing waits either): the queue may be forgotten. */
+  get idle(): boolean {
+    return this.#unresolved.length === 0;
+  }
+
+  /** How many inputs a call may take to last about `targetMs`, by what calls have cost so far. */
+  inputsFor(targetMs: number): number {
+    if (this.#costMs === undefined) return FIRST_CALL_INPUTS;
+    return Math.max(1, Math.floor(targetMs / this.#costMs));
+  }
+
+  /** Learns from a call that finished: `inputs` ran in `elapsedMs`. */
+  observe(elapsedMs: number, inputs: number): void {
+    if (inputs === 0) return;
+    const cost = elapsedMs / inputs;
+    this.#costMs = this.#costMs === undefined ? cost : this.#costMs + COST_WEIGHT * (cost - this.#costMs);
   }
 
   submit(input: string): Promise<InputOutcome> {
@@ -48,7 +68,6 @@ export class ProgramQueue {
       const submission: Submission = { input, solo: false, resolve };
       this.#unresolved.push(submission);
       this.#waiting.push(submission);
-      this.#waitingBytes += input.length;
     });
   }
 
@@ -73,7 +92,6 @@ export class ProgramQueue {
       bytes += next.input.length;
     }
     this.#waiting.splice(0, batch.length);
-    this.#waitingBytes -= bytes;
     return batch;
   }
 
@@ -81,7 +99,6 @@ export class ProgramQueue {
   putBack(submissions: readonly Submission[], alone: boolean): void {
     for (const submission of submissions) submission.solo ||= alone;
     this.#waiting.unshift(...submissions);
-    this.#waitingBytes += submissions.reduce((sum, { input }) => sum + input.length, 0);
   }
 
   settle(submission: Submission, outcome: InputOutcome): void {

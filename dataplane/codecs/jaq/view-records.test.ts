@@ -81,6 +81,12 @@ describe('view-records: program outputs ↔ records', () => {
       [[{ ...GOOD, s: 5 }], 'SR3005 key "s": expected a string, found an integer'],
       [[{ ...GOOD, b: 'true' }], 'SR3005 key "b": expected true or false, found a string'],
       [[{ ...GOOD, t: 'yesterday' }], 'SR3007 key "t": expected an RFC 3339 timestamp'],
+      // Regression: 1e15 seconds made an instant no RFC 3339 text can show, which broke encoding later.
+      [[{ ...GOOD, t: 1e15 }], 'SR3007 key "t": seconds since the epoch outside the years 0000–9999'],
+      [
+        [{ ...GOOD, t: -62_167_219_201 }],
+        'SR3007 key "t": seconds since the epoch outside the years 0000–9999',
+      ],
       [[{ ...GOOD, bytes: 'not base64!' }], 'SR3005 key "bytes": expected standard base64 text'],
       [[GOOD, { ...GOOD, f: 'x' }], 'SR3005 output 2: key "f": expected a number, found a string'],
     ];

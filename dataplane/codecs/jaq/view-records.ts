@@ -91,8 +91,15 @@ function readerOf(field: GraphField): Read {
   }
 }
 
+/** Seconds since the epoch of 0000-01-01T00:00:00Z and of 10000-01-01T00:00:00Z: RFC 3339's years. */
+const FIRST_SECOND = -62_167_219_200;
+const END_SECOND = 253_402_300_800;
+
 function instantOf(json: JsonValue, what: string): Instant {
   if (typeof json === 'number' && Number.isFinite(json)) {
+    if (!(json >= FIRST_SECOND && json < END_SECOND)) {
+      throw new RecordError('SR3007', `${what}: seconds since the epoch outside the years 0000–9999`);
+    }
     const seconds = Math.floor(json);
     const nanos = Math.round((json - seconds) * 1e9);
     return new Instant(BigInt(seconds) * 1_000_000_000n + BigInt(nanos));
