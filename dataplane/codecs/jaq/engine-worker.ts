@@ -54,10 +54,7 @@ export class EngineWorker {
     this.#timeLimitMs = timeLimitMs;
     this.#events = events;
     // No environment for the thread, as a second guard: jq-wasm shows Emscripten's own, not the node's.
-    this.#worker = new Worker(SCRIPT, { env: {}, stdout: true, stderr: true });
-    // What jq-wasm prints itself (`Aborted()` when a program exhausts its memory) is not the node's log.
-    this.#worker.stdout.resume();
-    this.#worker.stderr.resume();
+    this.#worker = new Worker(SCRIPT, { env: {} });
     this.#worker.unref();
     this.#worker.on('message', (message: JaqReply | 'ready') => {
       if (message !== 'ready') this.#answer(message);

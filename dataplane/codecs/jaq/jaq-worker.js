@@ -6,6 +6,12 @@
 import { loadJq } from 'jq-wasm';
 import { parentPort } from 'node:worker_threads';
 
+// What jq-wasm prints itself (`Aborted()` when a program exhausts its memory) is not the node's log.
+const silent = () => true;
+process.stdout.write = silent;
+process.stderr.write = silent;
+for (const level of ['log', 'info', 'warn', 'error', 'debug']) console[level] = silent;
+
 const jq = await loadJq();
 const port = parentPort;
 if (port === null) throw new Error('jaq-worker.js runs as a worker thread');
