@@ -2,7 +2,7 @@
 // reads it, and the value the emitting program yields before a format writes it. Integers are exact: a
 // safe integer is a number, anything larger is a bigint (JSON text carries every digit both ways), so a
 // U64 survives decode → jq → encode. A number with a fraction or an exponent stays a double.
-import { exactInteger, parseExact, NumberText } from './json-numbers.js';
+import { parseExact, NumberText } from './json-numbers.js';
 
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -73,15 +73,16 @@ export function setKey(object: JsonObject, key: string, value: JsonValue): void 
   } else object[key] = value;
 }
 
+/** An integer literal, possibly with a zero fraction (`18446744073709551615`, `12345678901234567891.0`). */
+const INTEGER_LITERAL = /^-?\d+(?:\.0+)?$/;
+
 /**
- * An integral number beyond 2^53 becomes a bigint with every digit, however it is written
- * (`18446744073709551615`, `18446744073709551615.0`, `1.8446744073709551615e19`); every other number a
- * double. jq 1.8 passes such literals through unchanged, so they must not be rounded here.
+ * An integer literal beyond 2^53 becomes a bigint with every digit — jq 1.8 passes literals through as
+ * written, `.0` included, so they must not be rounded here. Every other number is a double: one written
+ * with an exponent or a fraction is what jq printed for a double, and its digits are not an exact integer.
  */
 function numberOf(text: string): number | bigint {
-  const integer = exactInteger(text);
-  if (typeof integer !== 'bigint') return Number(text);
-  return integer >= -MAX_SAFE && integer <= MAX_SAFE ? Number(integer) : integer;
+  const value = Number(text);
+  if (Number.isSafeInteger(value) || !INTEGER_LITERAL.test(text)) return value;
+  return BigInt(text.replace(/\.0+$/, ''));
 }
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

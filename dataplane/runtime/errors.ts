@@ -16,7 +16,7 @@ export const MESSAGE_ERROR_CODES = {
   SR3008: 'A value the codec cannot encode',
   SR3009: 'The codec failed unexpectedly (a defect; the payload is handled as failed)',
   SR3010: 'Payload does not parse in the codec’s format (YAML, TOML, XML, CBOR)',
-  SR3011: 'Payload exceeds a decoding limit (nesting depth, alias expansion, entities)',
+  SR3011: 'Payload exceeds a decoding limit (nesting depth, alias expansion, entities, documents)',
   SR3012: 'The JAQ program failed on the input (an error, halt or halt_error)',
   SR3013: 'The JAQ program ran past its time limit',
   SR3014: 'A JAQ program output is not a JSON object',

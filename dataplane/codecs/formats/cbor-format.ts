@@ -5,10 +5,11 @@
 import { Encoder } from 'cbor-x';
 import { messageError } from '../../runtime/errors.js';
 import type { JsonValue } from '../json-value.js';
+import { isWellFormed } from '../well-formed-text.js';
 import { cborViewText } from './cbor-reader.js';
 import { guarded } from './format-failure.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
-import { checkWritable, hasLoneSurrogate, type WriteRule } from './view-text.js';
+import { checkWritable, type WriteRule } from './view-text.js';
 
 const FORMAT = 'CBOR';
 const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
@@ -48,7 +49,7 @@ export const cborFormat: PayloadFormat = {
 };
 
 const cborRule: WriteRule = (value) =>
-  typeof value === 'string' && hasLoneSurrogate(value)
+  typeof value === 'string' && !isWellFormed(value)
     ? 'a string with a lone surrogate (no UTF-8 form)'
     : undefined;
 

@@ -16,3 +16,10 @@ export const YAML_MAX_ALIAS_TEXT = 4 * 1024 * 1024;
 
 /** Longest CBOR bignum (tag 2/3) content; turning one into decimal digits costs time quadratic in it. */
 export const CBOR_MAX_BIGNUM_BYTES = 8 * 1024;
+
+/**
+ * Documents one YAML payload may hold. Each is one jq input, so a payload of bare `---` lines would
+ * otherwise cost the event loop and the jq pool a run per four bytes; yaml-markers.ts refuses one with
+ * more before the yaml library parses anything.
+ */
+export const YAML_MAX_DOCUMENTS = 1024;

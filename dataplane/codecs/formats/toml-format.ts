@@ -4,20 +4,20 @@
 // when they hold a date. Decisions: docs/codec-formats.md ("TOML").
 import { parse, stringify, TomlError } from 'smol-toml';
 import { messageError } from '../../runtime/errors.js';
+import { jsonKind } from '../json-kind.js';
 import type { JsonValue } from '../json-value.js';
+import { isWellFormed } from '../well-formed-text.js';
 import { fail, guarded } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
-import { TomlView } from './toml-view.js';
+import { HIGHEST, LOWEST, TomlView } from './toml-view.js';
 import { payloadText } from './utf8-text.js';
-import { checkWritable, hasLoneSurrogate, type WriteRule } from './view-text.js';
+import { checkWritable, type WriteRule } from './view-text.js';
 
 const FORMAT = 'TOML';
 const encoder = new TextEncoder();
 const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
 const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be written`);
-const LOWEST = -(2n ** 63n);
-const HIGHEST = 2n ** 64n - 1n;
 
 /** smol-toml's message when nesting passes maxDepth (it has no error codes). */
 const TOO_DEEP = 'excessively nested';
@@ -43,7 +43,7 @@ export const tomlFormat: PayloadFormat = {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) {
           fail(
             'SR3008',
-            `${FORMAT}: cannot write ${kind(value)} at .: a TOML document is a table (an object)`,
+            `${FORMAT}: cannot write ${jsonKind(value)} at .: a TOML document is a table (an object)`,
           );
         }
         checkWritable(FORMAT, value, tomlRule);
@@ -74,13 +74,7 @@ function parseToml(text: string): unknown {
 const tomlRule: WriteRule = (value) => {
   if (value === null) return 'null (TOML has no null)';
   if (typeof value === 'bigint' && (value < LOWEST || value > HIGHEST)) return 'an integer beyond 64 bits';
-  if (typeof value === 'string' && hasLoneSurrogate(value))
+  if (typeof value === 'string' && !isWellFormed(value))
     return 'a string with a lone surrogate (no UTF-8 form)';
   return undefined;
 };
-
-function kind(value: JsonValue): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'bigint' ? 'a number' : `a ${typeof value}`;
-}

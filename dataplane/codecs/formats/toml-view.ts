@@ -9,8 +9,9 @@ import { fail, keyPath } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
 import { floatText } from './view-text.js';
 
-const LOWEST = -(2n ** 63n);
-const HIGHEST = 2n ** 64n - 1n;
+/** The integers a TOML payload may hold and a value to write may have: I64 ∪ U64 (−2^63 … 2^64 − 1). */
+export const LOWEST = -(2n ** 63n);
+export const HIGHEST = 2n ** 64n - 1n;
 const DATE = /\d{4}-\d{2}-\d{2}/g;
 
 export class TomlView {

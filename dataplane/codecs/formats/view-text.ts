@@ -18,13 +18,6 @@ export function bytesText(bytes: Uint8Array): string {
   return `"${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}"`;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Whether a string holds half of a surrogate pair alone (it has no UTF-8 form). */
-export function hasLoneSurrogate(text: string): boolean {
-  return LONE_SURROGATE.test(text);
-}
-
 /** A format's own rule for a value it is about to write: a problem to report, or undefined. */
 export type WriteRule = (value: JsonValue, path: readonly (string | number)[]) => string | undefined;
 

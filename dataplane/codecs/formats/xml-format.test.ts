@@ -91,6 +91,11 @@ describe('XML payload format', () => {
       ],
       ['a byte-order mark is dropped', '\ufeff<a/>', '{"a":""}'],
       [
+        'a DOCTYPE after the declaration, comments and PIs of the prolog is ignored',
+        '<?xml version="1.0"?>\n<!-- c -->\n<?pi x?>\n<!DOCTYPE note SYSTEM "note.dtd">\n<note>x</note>',
+        '{"note":"x"}',
+      ],
+      [
         'a DOCTYPE inside a comment is just a comment',
         '<a><!-- <!DOCTYPE x [ <!ENTITY e "y"> ]> --></a>',
         '{"a":""}',
@@ -228,6 +233,46 @@ describe('XML payload format', () => {
         readError(xmlFormat, '<!DOCTYPE r SYSTEM "a>b" [<!ENTITY e "x">]><r/>'),
         'SR3011',
         /internal subset/,
+      );
+    });
+
+    const misplaced: [string, string, RegExp][] = [
+      ['a second DOCTYPE', '<!DOCTYPE a>\n<!DOCTYPE a><a/>', /at line 2, column 1$/],
+      ['a DOCTYPE inside the root element', '<a><!DOCTYPE a></a>', /at line 1, column 4$/],
+      ['a DOCTYPE after the root element', '<a></a><!DOCTYPE a>', /at line 1, column 8$/],
+      ['a DOCTYPE after the root, with a subset', '<r/><!DOCTYPE r [<!ENTITY e "x">]>', /column 5$/],
+    ];
+    for (const [name, payload, at] of misplaced) {
+      it(`refuses ${name} (SR3010: one DOCTYPE at most, in the prolog)`, () => {
+        const { code, reason } = readError(xmlFormat, payload);
+        assert.equal(code, 'SR3010', reason);
+        assert.match(
+          reason,
+          /^XML: a DOCTYPE after the prolog or after another DOCTYPE \(a document has at most one, before the root element\) at /,
+        );
+        assert.match(reason, at);
+      });
+    }
+
+    it('regression: a 1 MiB payload of repeated <!DOCTYPE is refused quickly (the DOCTYPE check was quadratic)', () => {
+      const MiB = 1024 * 1024;
+      const many = (prefix: string): string =>
+        prefix + '<!DOCTYPE '.repeat(Math.floor((MiB - prefix.length) / 10));
+      // In the root (the old check scanned to the end of the text from each one), after a DOCTYPE, unclosed.
+      for (const payload of [many('<a>'), many('<!DOCTYPE r>'), many('')]) {
+        const started = performance.now();
+        assert.equal(readError(xmlFormat, payload).code, 'SR3010');
+        // The old check took 4.4 s for 200 KB and grew as n² (minutes for 1 MiB); this takes milliseconds.
+        const took = performance.now() - started;
+        assert.ok(took < 1000, `${took.toFixed(0)} ms`);
+      }
+    });
+
+    it('regression: a DOCTYPE whose quoted literal is never closed is SR3010 (reading it never ended)', () => {
+      assertError(
+        readError(xmlFormat, "<!DOCTYPE a 'x><a>y</a>"),
+        'SR3010',
+        /^XML: a DOCTYPE that is never closed at line 1, column 1$/,
       );
     });
 

@@ -1,8 +1,9 @@
 // XML payloads (XML 1.0 in UTF-8, with fast-xml-parser): one document is one input. Reading checks, in
-// order: strict UTF-8, only characters XML allows, no DOCTYPE internal subset (SR3011: no entity is ever
-// declared or expanded), well-formedness (fast-xml-parser's validator), then parses in document order
-// with every value left as text (no number or boolean coercion) and maps the tree with xml-view.ts.
-// Writing is xml-write.ts. Decisions: docs/decisions/0010-xml-json-view.md, docs/codec-formats.md.
+// order: strict UTF-8, only characters XML allows, the DOCTYPE rules (xml-text.ts: at most one, in the
+// prolog, without an internal subset — SR3011, so no entity is ever declared or expanded), well-formedness
+// (fast-xml-parser's validator), then parses in document order with every value left as text (no number
+// or boolean coercion) and maps the tree with xml-view.ts. Writing is xml-write.ts. Decisions:
+// docs/decisions/0010-xml-json-view.md, docs/codec-formats.md.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { messageError } from '../../runtime/errors.js';
 import type { JsonValue } from '../json-value.js';
@@ -11,7 +12,7 @@ import { MAX_DEPTH } from './format-limits.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
 import { checkWritable } from './view-text.js';
-import { notXmlCharOffset, refuseInternalSubset, textAfterSelfClosingRoot } from './xml-text.js';
+import { checkDoctype, notXmlCharOffset, textAfterSelfClosingRoot } from './xml-text.js';
 import { NAME_MARK, XmlView, type OrderedNode } from './xml-view.js';
 import { xmlDocument } from './xml-write.js';
 
@@ -69,7 +70,7 @@ function readDocument(text: string): string {
   const position = (offset: number): string => lineColumn(text, offset);
   const bad = notXmlCharOffset(text);
   if (bad !== -1) fail('SR3010', `${FORMAT}: a character XML does not allow at ${position(bad)}`);
-  refuseInternalSubset(text, position);
+  checkDoctype(text, position);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) {
     const { code, line, col } = valid.err as { code: string; line: number; col?: number };

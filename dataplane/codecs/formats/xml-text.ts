@@ -1,7 +1,7 @@
 // Character-level rules of the XML format (XML 1.0, fifth edition), shared by reading and writing:
 // names, the characters XML allows, the five predefined entities and character references (the only
 // references a payload may use: no DTD is processed), escaping, and the DOCTYPE check that keeps entity
-// declarations out before any parser sees them.
+// declarations out before any parser sees them (and allows one DOCTYPE, in the prolog, in linear time).
 import { fail } from './format-failure.js';
 
 // The Name production, as fast-xml-parser's validator checks it (the Basic Multilingual Plane only), so
@@ -91,21 +91,57 @@ export function escapeAttribute(text: string): string {
   return text.replace(/[&<>"\t\n\r]/g, (char) => ATTRIBUTE_ESCAPES[char] ?? char);
 }
 
+const DOCTYPE = '<!DOCTYPE';
+
 /**
- * Refuses a DOCTYPE with an internal subset (`<!DOCTYPE a [ ... ]>`), where entity declarations live:
- * none are ever expanded, so a "billion laughs" or an external entity cannot start. A DOCTYPE without
- * one is ignored. The document is scanned only when it contains `<!DOCTYPE` at all.
+ * The DOCTYPE rules, in one pass over the text. A document has at most one DOCTYPE, in the prolog before
+ * the root element (XML 1.0 §2.8), so only the first markup after the XML declaration, comments and PIs
+ * can be one. That one is refused when it has an internal subset (`<!DOCTYPE a [ ... ]>`), where entity
+ * declarations live (SR3011: none are ever expanded, so a "billion laughs" or an external entity cannot
+ * start), or when it is never closed (SR3010); otherwise it is ignored. Any other `<!DOCTYPE` outside
+ * comments, CDATA sections and PIs is SR3010. Each character is looked at a bounded number of times, so a
+ * payload of many `<!DOCTYPE`s costs no more than any other; the text is scanned only when it contains
+ * `<!DOCTYPE` at all.
  */
-export function refuseInternalSubset(text: string, position: (offset: number) => string): void {
-  if (!text.includes('<!DOCTYPE')) return;
-  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', skipMarkup(text, at))) {
-    if (text.startsWith('<!DOCTYPE', at) && hasInternalSubset(text, at)) {
+export function checkDoctype(text: string, position: (offset: number) => string): void {
+  if (!text.includes(DOCTYPE)) return;
+  let from = 0;
+  const first = firstTagAfterComments(text);
+  if (first !== -1 && text.startsWith(DOCTYPE, first)) {
+    const end = subsetOrEnd(text, first);
+    if (text[end] === '[') {
       fail(
         'SR3011',
-        `XML: a DOCTYPE with an internal subset (entity declarations are refused) at ${position(at)}`,
+        `XML: a DOCTYPE with an internal subset (entity declarations are refused) at ${position(first)}`,
       );
     }
+    if (end === -1) fail('SR3010', `XML: a DOCTYPE that is never closed at ${position(first)}`);
+    from = end + 1;
   }
+  const other = nextDoctype(text, from);
+  if (other !== -1) {
+    fail(
+      'SR3010',
+      `XML: a DOCTYPE after the prolog or after another DOCTYPE (a document has at most one, before the root element) at ${position(other)}`,
+    );
+  }
+}
+
+/** Offset of the first `<` that starts neither a comment nor a PI (a DOCTYPE or the root); -1 if none. */
+function firstTagAfterComments(text: string): number {
+  let at = text.indexOf('<');
+  while (at !== -1 && (text.startsWith('<!--', at) || text.startsWith('<?', at))) {
+    at = text.indexOf('<', skipMarkup(text, at));
+  }
+  return at;
+}
+
+/** Offset of the first `<!DOCTYPE` from `from` on, outside comments, CDATA sections and PIs; -1 if none. */
+function nextDoctype(text: string, from: number): number {
+  for (let at = text.indexOf('<', from); at !== -1; at = text.indexOf('<', skipMarkup(text, at))) {
+    if (text.startsWith(DOCTYPE, at)) return at;
+  }
+  return -1;
 }
 
 /**
@@ -123,9 +159,14 @@ export function textAfterSelfClosingRoot(text: string): number {
   return epilogProblem(text, end + 1);
 }
 
-/** Past a comment, PI or DOCTYPE (whose internal subset, if any, was refused already). */
+/**
+ * Past a comment, PI or DOCTYPE (checkDoctype has refused an internal subset or an unclosed DOCTYPE
+ * already; the end of the text all the same if one is not closed, so the scan always moves forward).
+ */
 function skipPrologMarkup(text: string, at: number): number {
-  return text.startsWith('<!DOCTYPE', at) ? tagEnd(text, at) + 1 : skipMarkup(text, at);
+  if (!text.startsWith(DOCTYPE, at)) return skipMarkup(text, at);
+  const end = tagEnd(text, at);
+  return end === -1 ? text.length : end + 1;
 }
 
 /** Offset of the `>` that ends the tag at `at`, skipping quoted attribute values; -1 if none. */
@@ -165,17 +206,18 @@ function skipMarkup(text: string, at: number): number {
   return end === -1 ? text.length : end + pair[1].length;
 }
 
-function hasInternalSubset(text: string, at: number): boolean {
+/** Offset of the first `[` or `>` of the DOCTYPE at `at`, outside quoted literals; -1 if none. */
+function subsetOrEnd(text: string, at: number): number {
   let quote = '';
-  for (let i = at + '<!DOCTYPE'.length; i < text.length; i += 1) {
+  for (let i = at + DOCTYPE.length; i < text.length; i += 1) {
     const char = text[i];
     if (quote !== '') {
       if (char === quote) quote = '';
     } else if (char === '"' || char === "'") {
       quote = char;
     } else if (char === '[' || char === '>') {
-      return char === '[';
+      return i;
     }
   }
-  return false;
+  return -1;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseJsonValue, type JsonValue } from '../json-value.js';
-import { MAX_DEPTH, YAML_MAX_ALIAS_NODES } from './format-limits.js';
+import { MAX_DEPTH, YAML_MAX_ALIAS_NODES, YAML_MAX_DOCUMENTS } from './format-limits.js';
 import { yamlFormat } from './yaml-format.js';
 import {
   assertError,
@@ -42,6 +42,41 @@ describe('YAML payload format', () => {
     for (const [name, payload, inputs] of cases) {
       it(name, () => assert.deepEqual(inputsOf(yamlFormat, payload), inputs));
     }
+  });
+
+  describe(`read: at most ${YAML_MAX_DOCUMENTS} documents per payload`, () => {
+    it(`reads ${YAML_MAX_DOCUMENTS} documents`, () => {
+      assert.equal(inputsOf(yamlFormat, '---\nx\n'.repeat(YAML_MAX_DOCUMENTS)).length, YAML_MAX_DOCUMENTS);
+    });
+
+    it(`reads ${YAML_MAX_DOCUMENTS} documents each ended by ... and started by ---`, () => {
+      const payload = 'x\n...\n---\n'.repeat(YAML_MAX_DOCUMENTS - 1) + 'x\n...\n';
+      assert.equal(inputsOf(yamlFormat, payload).length, YAML_MAX_DOCUMENTS);
+    });
+
+    it(`refuses ${YAML_MAX_DOCUMENTS + 1} documents before parsing, at the marker over the limit (SR3011)`, () => {
+      assertError(
+        readError(yamlFormat, 'x\n' + '---\nx\n'.repeat(YAML_MAX_DOCUMENTS) + '...\n'),
+        'SR3011',
+        /^YAML: more than 1024 documents in the payload \(more than 1024 --- or \.\.\. lines; the first over the limit at line 2050, column 1\)$/,
+      );
+    });
+
+    it(`refuses ${YAML_MAX_DOCUMENTS + 1} documents that have only ${YAML_MAX_DOCUMENTS} markers (SR3011)`, () => {
+      assertError(
+        readError(yamlFormat, 'x\n' + '---\nx\n'.repeat(YAML_MAX_DOCUMENTS)),
+        'SR3011',
+        /^YAML: more than 1024 documents in the payload$/,
+      );
+    });
+
+    it('regression: a 1 MiB payload of ---\\n lines is refused at once (it gave 262,144 jq inputs)', () => {
+      const started = performance.now();
+      assertError(readError(yamlFormat, '---\n'.repeat(256 * 1024)), 'SR3011', /more than 1024 documents/);
+      // Parsing it took seconds on the event loop (0.4 s for 200 KB), then a jq run per document.
+      const took = performance.now() - started;
+      assert.ok(took < 250, `${took.toFixed(0)} ms`);
+    });
   });
 
   describe('read: scalars (YAML 1.2 core schema)', () => {

@@ -2,6 +2,7 @@
 // a stream is one input, in order; a stream without documents gives no input. The core schema is forced
 // (a `%YAML 1.1` directive does not bring back `yes`/`no` booleans or timestamps); integers are exact
 // (bigints); the only tag beyond the core schema is !!binary; other tags leave a scalar as its text.
+// A payload may hold at most YAML_MAX_DOCUMENTS documents (yaml-markers.ts, before any parsing).
 // The walk to view text is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
 import {
   Document,
@@ -15,9 +16,11 @@ import {
 import { messageError } from '../../runtime/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
+import { YAML_MAX_DOCUMENTS } from './format-limits.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
 import { checkWritable } from './view-text.js';
+import { refuseManyDocuments } from './yaml-markers.js';
 import { YamlView, type AliasBudget, type Position } from './yaml-view.js';
 
 const FORMAT = 'YAML';
@@ -84,7 +87,12 @@ export const yamlFormat: PayloadFormat = {
 };
 
 function readDocuments(text: string): string[] {
+  refuseManyDocuments(text); // before the library parses anything
   const documents = parseAllDocuments(text, PARSE_OPTIONS);
+  // The marker lines bound the documents to one more than the limit; this keeps the limit exact.
+  if (documents.length > YAML_MAX_DOCUMENTS) {
+    fail('SR3011', `${FORMAT}: more than ${YAML_MAX_DOCUMENTS} documents in the payload`);
+  }
   const budget: AliasBudget = { nodes: 0, text: 0 };
   // Lines are counted only for a reason: a LineCounter would cost every payload about a tenth more.
   const position = (offset: number): string => lineColumn(text, offset);

@@ -8,6 +8,9 @@
 // One line of output per input: `{"ok":[outputs…]}` or `{"error":<value>}`. A program that calls `halt`
 // or `halt_error` ends the whole batch early; the caller sees fewer lines than inputs.
 
+import { jsonKind } from '../json-kind.js';
+import type { JsonValue } from '../json-value.js';
+
 const PRELUDE = 'def env: {}; {} as $ENV | def __sr_user:\n';
 const BODY_END = '\n;';
 
@@ -55,7 +58,7 @@ const JQ_MESSAGE =
  * its type only. With SENSITIVE fields in the schema no message is shown at all.
  */
 export function runtimeProblem(error: unknown, withhold: boolean): string {
-  if (typeof error !== 'string') return `error(${jsonType(error)})`;
+  if (typeof error !== 'string') return `error(${jsonKind(error as JsonValue)})`;
   if (withhold) return 'an error (its message is withheld: the schema has SENSITIVE fields)';
   if (!JQ_MESSAGE.test(error))
     return 'error(a string) (not shown: text a program raises may hold payload values)';
@@ -70,11 +73,4 @@ function elideValues(error: string): string {
     text = text.replace(/\([^()]+\)/g, '(…)');
   }
   return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'bigint' ? 'a number' : `a ${typeof value}`;
 }

@@ -17,6 +17,7 @@ import { integerInto } from '../../runtime/convert.js';
 import { RecordError, messageError, quoteName, type MessageError } from '../../runtime/errors.js';
 import { parseRfc3339 } from '../../runtime/rfc3339.js';
 import { Instant, type RecordValues, type Value } from '../../runtime/values.js';
+import { jsonKind } from '../json-kind.js';
 import type { JsonObject, JsonValue } from '../json-value.js';
 
 type Read = (json: JsonValue) => Value;
@@ -126,13 +127,10 @@ function mistyped(what: string, expected: string, json: JsonValue): RecordError 
   return new RecordError('SR3005', `${what}: expected ${expected}, found ${kindOf(json)}`);
 }
 
+/** What a value is, for a reason: `an integer` told apart from `a number` (a fraction), never the value. */
 function kindOf(json: JsonValue): string {
-  if (json === null) return 'null';
-  if (Array.isArray(json)) return 'an array';
-  if (typeof json === 'object') return 'an object';
-  if (typeof json === 'bigint' || typeof json === 'number')
-    return Number.isInteger(Number(json)) ? 'an integer' : 'a number';
-  return typeof json === 'boolean' ? 'a boolean' : 'a string';
+  const integral = (typeof json === 'number' && Number.isInteger(json)) || typeof json === 'bigint';
+  return integral ? 'an integer' : jsonKind(json);
 }
 
 /** The object the ON EMITTING program reads for a record: every field of the schema, by name. */

@@ -5,11 +5,12 @@
 // field path and the expected type. Null means "not set". Fields go on the wire in the order of the keys.
 import type protobuf from 'protobufjs';
 import { type MessageError, messageError, quoteName } from '../../runtime/errors.js';
+import { jsonKind } from '../json-kind.js';
 import type { JsonObject, JsonValue } from '../json-value.js';
 import { Shape, planFor, type FieldPlan, type MessagePlan, type ValuePlan } from './message-plan.js';
 import { PathError, within } from './path-error.js';
 import { Kind, Wire } from './scalar-kinds.js';
-import { CONVERT, integerKeyOf, jsonKind, type WireValue } from './view-values.js';
+import { CONVERT, integerKeyOf, type WireValue } from './view-values.js';
 import { MAX_NESTING } from './wire-reader.js';
 import { WireWriter } from './wire-writer.js';
 import { isDefault, writeValue } from './write-scalars.js';

@@ -1,7 +1,9 @@
 // Reads one value of the JSON view back, strictly: each converter takes what the view writes for its type
 // (and the proto3 JSON habits listed in docs/codecs-protobuf.md) and returns the value to put on the wire,
 // or throws a PathError that names the expected type and the JSON kind it got, never the value.
+import { jsonKind } from '../json-kind.js';
 import type { JsonValue } from '../json-value.js';
+import { isWellFormed } from '../well-formed-text.js';
 import type { ValuePlan } from './message-plan.js';
 import { PathError } from './path-error.js';
 
@@ -113,26 +115,13 @@ function floatingOf(value: JsonValue, plan: ValuePlan, float: boolean): number {
   return number;
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-
 function stringOf(value: JsonValue, plan: ValuePlan): string {
   if (typeof value !== 'string') return mismatch(plan.typeName, value);
   // UTF-8 has no lone surrogates; protoc refuses a string that is not UTF-8, so refuse it here.
-  if (SURROGATE.test(value) && !wellFormed(value)) {
+  if (!isWellFormed(value)) {
     throw new PathError(`expected ${plan.typeName}, got a string with a lone surrogate (not Unicode)`);
   }
   return value;
-}
-
-function wellFormed(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    if (unit > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
-    i++;
-  }
-  return true;
 }
 
 /** Standard or URL-safe base64, padded or not (proto3 JSON accepts both). */
@@ -167,19 +156,4 @@ function outOfRange(plan: ValuePlan): PathError {
 
 function mismatch(expected: string, value: JsonValue): never {
   throw new PathError(`expected ${expected}, got ${jsonKind(value)}`);
-}
-
-/** The JSON kind of a value, for reasons: `a string`, `an array`, `null`. */
-export function jsonKind(value: JsonValue): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'bigint':
-    case 'number':
-      return 'a number';
-    case 'object':
-      return 'an object';
-    default:
-      return `a ${typeof value}`;
-  }
 }

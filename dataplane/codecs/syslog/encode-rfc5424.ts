@@ -13,16 +13,10 @@ import type { SyslogField } from '../../graph/types.js';
 import { messageError } from '../../runtime/errors.js';
 import { Instant, type RecordValues, type Value } from '../../runtime/values.js';
 import type { EncodeResult } from '../codec.js';
+import { isWellFormed } from '../well-formed-text.js';
+import { RFC5424_HEADER_MAX } from './rfc5424.js';
 import { StructuredDataScanner } from './structured-data.js';
 import { timestampText } from './timestamp-text.js';
-
-/** The header fields after TIMESTAMP in order, with RFC 5424's length limits (§6.2.4–§6.2.7). */
-const HEADER_FIELDS = [
-  { name: 'hostname', max: 255 },
-  { name: 'app_name', max: 48 },
-  { name: 'proc_id', max: 128 },
-  { name: 'msg_id', max: 32 },
-] as const;
 
 const LBRACKET = 0x5b;
 
@@ -38,7 +32,12 @@ export class Rfc5424Encoder {
   private readonly hasStructuredData: boolean;
 
   constructor(declared: ReadonlySet<SyslogField>) {
-    this.headerFields = HEADER_FIELDS.map((field) => ({ ...field, declared: declared.has(field.name) }));
+    // The header fields after TIMESTAMP, in order, with RFC 5424's length limits.
+    this.headerFields = Object.entries(RFC5424_HEADER_MAX).map(([name, max]) => ({
+      name,
+      max,
+      declared: declared.has(name as SyslogField),
+    }));
     this.hasTimestamp = declared.has('timestamp');
     this.hasStructuredData = declared.has('structured_data');
   }
@@ -128,11 +127,6 @@ function headerProblem(value: Value, max: number): string | undefined {
     if (code < 33 || code > 126) return 'must be printable US-ASCII (33–126), as RFC 5424 requires';
   }
   return undefined;
-}
-
-/** String.prototype.isWellFormed (ES2024, in Node 20): no lone surrogates, so UTF-8 keeps every character. */
-function isWellFormed(text: string): boolean {
-  return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 function failure(reason: string): EncodeResult {

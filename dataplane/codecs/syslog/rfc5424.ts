@@ -6,6 +6,7 @@
 // outside printable US-ASCII or over its length, a header cut short, or malformed structured data is a
 // message error (SR3021–SR3024). Two sender habits are accepted (docs/codecs-syslog.md): no
 // STRUCTURED-DATA at all (MSG follows MSGID's SP directly), and a UTF-8 BOM before MSG (dropped).
+import type { SyslogField } from '../../graph/types.js';
 import { messageError, type MessageError } from '../../runtime/errors.js';
 import { readRfc3339 } from './rfc3339-bytes.js';
 import type { StructuredDataScanner } from './structured-data.js';
@@ -21,12 +22,23 @@ import {
   type SyslogScan,
 } from './syslog-scan.js';
 
-/** The header fields after TIMESTAMP, with RFC 5424's length limits (§6.2.4–§6.2.7). */
+/**
+ * RFC 5424's length limits of the header fields after TIMESTAMP (§6.2.4–§6.2.7), by syslog field name in
+ * header order; the decoder and the encoder (encode-rfc5424.ts) both hold fields to them.
+ */
+export const RFC5424_HEADER_MAX = {
+  hostname: 255,
+  app_name: 48,
+  proc_id: 128,
+  msg_id: 32,
+} as const satisfies Partial<Record<SyslogField, number>>;
+
+/** The header fields after TIMESTAMP, as the grammar names them. */
 const HEADER_FIELDS = [
-  { field: HOSTNAME, name: 'HOSTNAME', max: 255 },
-  { field: APP_NAME, name: 'APP-NAME', max: 48 },
-  { field: PROC_ID, name: 'PROCID', max: 128 },
-  { field: MSG_ID, name: 'MSGID', max: 32 },
+  { field: HOSTNAME, name: 'HOSTNAME', max: RFC5424_HEADER_MAX.hostname },
+  { field: APP_NAME, name: 'APP-NAME', max: RFC5424_HEADER_MAX.app_name },
+  { field: PROC_ID, name: 'PROCID', max: RFC5424_HEADER_MAX.proc_id },
+  { field: MSG_ID, name: 'MSGID', max: RFC5424_HEADER_MAX.msg_id },
 ] as const;
 
 const BOM = [0xef, 0xbb, 0xbf] as const;

@@ -3,7 +3,6 @@ import type { GraphCodec } from '../../graph/types.js';
 import { ManualClock } from '../../runtime/clock.js';
 import { createCodec } from '../codec.js';
 import {
-  FIXED_NOW,
   bytesOf,
   decodeError,
   decoded,
@@ -127,21 +126,36 @@ describe('SYSLOG codec: the year of RFC 3164 timestamps comes from the injected 
     assert.deepEqual(decoded('<13>Feb 29 10:00:00 h a: x'), fields({ message: 'Feb 29 10:00:00 h a: x' }));
   });
 
-  it('defaults to the wall clock', () => {
-    const made = createSyslogCodecWith(
-      { kind: 'syslog', schema: 's', canEncode: false, fields: ['timestamp', 'message'] },
-      syslogSchema(['timestamp', 'message']),
-      {},
-    );
-    assert.ok(!('unsupported' in made));
-    const result = made.decode(bytesOf('<13>Jan  1 00:00:00 h a: x'));
-    assert.ok(!(result instanceof Promise) && 'records' in result);
-    const year = new Date().getUTCFullYear();
-    assert.equal(
-      (result.records[0]!.timestamp as { toRfc3339(): string }).toRfc3339(),
-      `${year}-01-01T00:00:00Z`,
-    );
-    assert.ok(FIXED_NOW < Date.now());
+  it('two clocks in different years decode the same message to different years', () => {
+    const in2019 = syslogCodec(undefined, () => Date.UTC(2019, 6, 1));
+    const in2041 = syslogCodec(undefined, () => Date.UTC(2041, 6, 1));
+    const message = '<13>Mar  5 08:09:10 h a: x';
+    assert.equal(decoded(message, in2019).timestamp, '2019-03-05T08:09:10Z');
+    assert.equal(decoded(message, in2041).timestamp, '2041-03-05T08:09:10Z');
+  });
+
+  it('defaults to the wall clock, Date.now, read at each decode', () => {
+    const wallClock = Date.now;
+    let now = Date.UTC(2037, 6, 1);
+    Date.now = () => now; // a wall clock of our own: the test does not depend on the real date
+    try {
+      const made = createSyslogCodecWith(
+        { kind: 'syslog', schema: 's', canEncode: false, fields: ['timestamp', 'message'] },
+        syslogSchema(['timestamp', 'message']),
+        {},
+      );
+      assert.ok(!('unsupported' in made));
+      const year = (): string => {
+        const result = made.decode(bytesOf('<13>Jan  1 00:00:00 h a: x'));
+        assert.ok(!(result instanceof Promise) && 'records' in result);
+        return (result.records[0]!.timestamp as { toRfc3339(): string }).toRfc3339().slice(0, 4);
+      };
+      assert.equal(year(), '2037');
+      now = Date.UTC(1999, 6, 1);
+      assert.equal(year(), '1999');
+    } finally {
+      Date.now = wallClock;
+    }
   });
 });
 
