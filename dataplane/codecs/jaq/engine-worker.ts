@@ -12,7 +12,7 @@ interface JaqRequest {
   input: string;
 }
 
-/** From jaq-worker.js: jq's result; stderr only when jq itself failed (exit status 2 or 3). */
+/** From jaq-worker.js: jq's result; stderr only for a compile error (anything else may hold values). */
 interface JaqReply {
   id: number;
   exitCode: number;
