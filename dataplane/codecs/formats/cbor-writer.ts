@@ -13,6 +13,7 @@ const ARRAY = 4;
 const MAP = 5;
 const TAG = 6;
 const TWO_TO_64 = 1n << 64n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const text = new TextEncoder();
 
 /** The CBOR bytes of `value`, which checkWritable has already accepted (no NaN, infinity or lone surrogate). */
@@ -34,60 +35,88 @@ class Writer {
   value(value: JsonValue): void {
     if (value === null) this.#byte(0xf6);
     else if (typeof value === 'boolean') this.#byte(value ? 0xf5 : 0xf4);
-    else if (typeof value === 'string') this.#bytes(TEXT, text.encode(value));
+    else if (typeof value === 'string') this.#text(value);
     else if (typeof value === 'number') this.#number(value);
-    else if (typeof value === 'bigint') this.#integer(value);
+    else if (typeof value === 'bigint') this.#bigint(value);
     else if (Array.isArray(value)) {
-      this.#head(ARRAY, BigInt(value.length));
+      this.#head(ARRAY, value.length);
       for (const item of value) this.value(item);
     } else {
       const keys = Object.keys(value);
-      this.#head(MAP, BigInt(keys.length));
+      this.#head(MAP, keys.length);
       for (const key of keys) {
-        this.#bytes(TEXT, text.encode(key));
+        this.#text(key);
         this.value(value[key] as JsonValue);
       }
     }
   }
 
   #number(value: number): void {
-    if (Number.isSafeInteger(value) && !Object.is(value, -0)) return this.#integer(BigInt(value));
+    if (Number.isSafeInteger(value) && !Object.is(value, -0)) {
+      return value < 0 ? this.#head(NEGATIVE, -1 - value) : this.#head(UNSIGNED, value);
+    }
     this.#reserve(9);
     this.#buffer[this.#length] = 0xfb;
     this.#view.setFloat64(this.#length + 1, value);
     this.#length += 9;
   }
 
-  /** An integer: major type 0 or 1 within 64 bits, a bignum (tag 2 or 3) beyond. */
-  #integer(value: bigint): void {
+  /** An integer beyond 2^53: major type 0 or 1 within 64 bits, a bignum (tag 2 or 3) beyond. */
+  #bigint(value: bigint): void {
     const negative = value < 0n;
     const magnitude = negative ? -1n - value : value;
-    if (magnitude < TWO_TO_64) return this.#head(negative ? NEGATIVE : UNSIGNED, magnitude);
-    this.#head(TAG, negative ? 3n : 2n);
+    const major = negative ? NEGATIVE : UNSIGNED;
+    if (magnitude <= MAX_SAFE) return this.#head(major, Number(magnitude));
+    if (magnitude < TWO_TO_64) {
+      this.#reserve(9);
+      this.#buffer[this.#length] = (major << 5) | 27;
+      this.#view.setBigUint64(this.#length + 1, magnitude);
+      this.#length += 9;
+      return;
+    }
+    this.#head(TAG, negative ? 3 : 2);
     const hex = magnitude.toString(16);
-    this.#bytes(BYTES, Uint8Array.from(Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')));
-  }
-
-  #bytes(major: number, bytes: Uint8Array): void {
-    this.#head(major, BigInt(bytes.length));
+    const bytes = Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex');
+    this.#head(BYTES, bytes.length);
     this.#reserve(bytes.length);
     this.#buffer.set(bytes, this.#length);
     this.#length += bytes.length;
   }
 
-  /** A head in its shortest form: the argument in the initial byte, or in 1, 2, 4 or 8 bytes after it. */
-  #head(major: number, argument: bigint): void {
+  /** A text string, encoded straight into the buffer. */
+  #text(value: string): void {
+    const size = Buffer.byteLength(value, 'utf8');
+    this.#head(TEXT, size);
+    this.#reserve(size);
+    text.encodeInto(value, this.#buffer.subarray(this.#length, this.#length + size));
+    this.#length += size;
+  }
+
+  /** A head in its shortest form: the argument (at most 2^53) in the initial byte, or in 1, 2, 4 or 8 after. */
+  #head(major: number, argument: number): void {
     const type = major << 5;
     this.#reserve(9);
-    if (argument < 24n) return this.#byte(type | Number(argument));
-    const at = this.#length + 1;
-    if (argument < 0x100n) this.#buffer[at] = Number(argument);
-    else if (argument < 0x10000n) this.#view.setUint16(at, Number(argument));
-    else if (argument < 0x100000000n) this.#view.setUint32(at, Number(argument));
-    else this.#view.setBigUint64(at, argument);
-    const size = argument < 0x100n ? 1 : argument < 0x10000n ? 2 : argument < 0x100000000n ? 4 : 8;
-    this.#buffer[this.#length] = type | (23 + Math.log2(size) + 1);
-    this.#length += 1 + size;
+    const at = this.#length;
+    if (argument < 24) {
+      this.#buffer[at] = type | argument;
+      this.#length += 1;
+    } else if (argument < 0x100) {
+      this.#buffer[at] = type | 24;
+      this.#buffer[at + 1] = argument;
+      this.#length += 2;
+    } else if (argument < 0x10000) {
+      this.#buffer[at] = type | 25;
+      this.#view.setUint16(at + 1, argument);
+      this.#length += 3;
+    } else if (argument < 0x100000000) {
+      this.#buffer[at] = type | 26;
+      this.#view.setUint32(at + 1, argument);
+      this.#length += 5;
+    } else {
+      this.#buffer[at] = type | 27;
+      this.#view.setBigUint64(at + 1, BigInt(argument));
+      this.#length += 9;
+    }
   }
 
   #byte(byte: number): void {
