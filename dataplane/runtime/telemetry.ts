@@ -24,6 +24,8 @@ export const DROP_REASONS = [
   'larger_than_buffer', // a payload larger than the whole quiesce buffer
   'deliver_failed', // delivering a buffered payload failed while the quiesce buffer drained
   'stopped', // a component stopped (hot reload, shutdown) while holding the record
+  'oversized_datagram', // a syslog UDP datagram larger than the client's max_message_size
+  'emitter_queue_full', // an emitter's bounded queue was full while its target was down; the oldest went
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
