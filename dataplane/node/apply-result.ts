@@ -1,5 +1,6 @@
 // What `DataPlane.apply` answers: the graph runs (with what changed, and what the node could not serve),
 // or it was refused with every reason and the domain keeps the graph it had.
+import type { TransientError } from '../admin/backend.js';
 import type { ComponentRecord, GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import type { RoutingProblem } from '../sources/http/routing-table.js';
@@ -43,8 +44,12 @@ export function changesOf(diff: GraphDiff): ApplyChanges {
   return changes;
 }
 
-/** What of `graph` runs but is not served: its ingestors' route problems, and its syslog ingestors. */
-export function applyWarnings(graph: Graph, problems: readonly RoutingProblem[]): string[] {
+/** What of `graph` runs but is not served: its HTTP ingestors' route problems, its syslog listeners' errors. */
+export function applyWarnings(
+  graph: Graph,
+  problems: readonly RoutingProblem[],
+  listeners: readonly { name: string; error: TransientError }[],
+): string[] {
   const prefix = targetName(graph.domain, '');
   const warnings = problems
     .filter((problem) => problem.target.startsWith(prefix))
@@ -52,8 +57,7 @@ export function applyWarnings(graph: Graph, problems: readonly RoutingProblem[])
       (problem) =>
         `http-ingestor ${problem.target.slice(prefix.length)}: ${problem.code}: ${problem.message}`,
     );
-  // Extension point: syslog listeners come with their own issue; until then say so instead of pretending.
-  for (const name of Object.keys(graph.syslogIngestors))
-    warnings.push(`syslog-ingestor ${name}: this data plane has no syslog listener yet; nothing is received`);
+  for (const { name, error } of listeners)
+    warnings.push(`syslog-ingestor ${name}: ${error.code}: ${error.message} (retrying)`);
   return warnings;
 }

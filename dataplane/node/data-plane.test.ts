@@ -182,7 +182,6 @@ describe('DataPlane', () => {
       errors: [
         'http-ingestor web-in: codec order-json: the protobuf descriptor has no message shop.v1.Order',
         'http-ingestor shop-in: codec order-json: the protobuf descriptor has no message shop.v1.Order',
-        'emitter out: emitters are not wired into this data plane yet',
       ],
     });
     const notAGraph = await node.dataPlane.apply(

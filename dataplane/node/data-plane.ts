@@ -15,6 +15,7 @@ import type {
 } from '../admin/backend.js';
 import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
 import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
+import type { Resolver } from '../emitters/syslog-emitter.js';
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
@@ -28,7 +29,7 @@ import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
 import type { ListenAddress, RetryPolicy } from '../sources/retrying-listener.js';
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
-import { describeHttpIngestor, describeSyslogIngestor } from './describe.js';
+import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';
 import { DomainRuntime, type DomainDeps, type Refusal, type RunningGraph } from './domain-runtime.js';
 import { targetName } from './http-targets.js';
 import { readinessChecks, type DomainReadiness } from './readiness.js';
@@ -48,6 +49,8 @@ export interface DataPlaneOptions {
   now?: () => Instant;
   retry?: RetryPolicy;
   limits?: Partial<ServerLimits>;
+  /** Emitters' address resolution (tests); default: the node's resolver. */
+  resolve?: Resolver;
 }
 
 const STOPPING = 'the node is stopping';
@@ -87,9 +90,17 @@ export class DataPlane implements AdminBackend {
       statusChanged: (listener, status) => this.#errors.listenerChanged(listener, status),
     });
     this.#deps = {
-      topology: { registry: options.registry, logger: options.logger, clock, now },
+      topology: {
+        registry: options.registry,
+        logger: options.logger,
+        clock,
+        now,
+        tls: options.tls,
+        ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+      },
       http: this.#http,
       subscriptions: this.#subscriptions,
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
     };
   }
 
@@ -109,15 +120,14 @@ export class DataPlane implements AdminBackend {
 
   /** Withdraws a domain's routes, stops its components and ends its subscribers. */
   removeDomain(domain: string): Promise<void> {
-    return this.#queue.run(() => {
+    return this.#queue.run(async () => {
       this.#refusedDomains.delete(domain);
       const runtime = this.#domains.get(domain);
-      if (runtime === undefined) return Promise.resolve();
+      if (runtime === undefined) return;
       this.#domains.delete(domain);
       this.#publishRoutes();
-      runtime.stop(`domain ${domain} was removed from this node`);
+      await runtime.stop(`domain ${domain} was removed from this node`);
       this.#log.info({ event: 'domain_removed', domain }, 'domain removed');
-      return Promise.resolve();
     });
   }
 
@@ -127,7 +137,7 @@ export class DataPlane implements AdminBackend {
       if (this.#stopped) return;
       this.#stopped = true;
       await this.httpIngestion.stop(graceMs);
-      for (const runtime of this.#domains.values()) runtime.stop(STOPPING);
+      await Promise.all([...this.#domains.values()].map((runtime) => runtime.stop(STOPPING)));
       this.#domains.clear();
       this.#refusedDomains.clear();
       this.#subscriptions.endAll(STOPPING);
@@ -158,9 +168,8 @@ export class DataPlane implements AdminBackend {
   ): Promise<ComponentDescription | undefined> {
     const running = this.#running(domain);
     if (running === undefined) return undefined;
-    // Emitters have no sink in this data plane yet and a graph with one is refused, so none runs here.
-    if (kind === 'emitter') return undefined;
     const { graph } = running;
+    if (kind === 'emitter') return this.#describeEmitter(domain, running, name);
     if (Object.hasOwn(graph.httpIngestors, name))
       return this.#describeHttp(domain, running, name, graph.httpIngestors[name]!);
     const syslog = Object.hasOwn(graph.syslogIngestors, name) ? graph.syslogIngestors[name] : undefined;
@@ -171,7 +180,27 @@ export class DataPlane implements AdminBackend {
       graphVersion: running.version,
       spec: syslog,
       client: graph.clients[syslog.client],
+      listener: this.#domains.get(domain)?.syslog.get(name)?.view,
       metrics: await componentMetrics(this.registry, { domain, kind: 'syslog-ingestor', name }),
+    });
+  }
+
+  async #describeEmitter(
+    domain: string,
+    running: RunningGraph,
+    name: string,
+  ): Promise<ComponentDescription | undefined> {
+    const { graph } = running;
+    const spec = Object.hasOwn(graph.emitters, name) ? graph.emitters[name] : undefined;
+    if (spec === undefined) return undefined;
+    return describeEmitter({
+      domain,
+      name,
+      graphVersion: running.version,
+      spec,
+      client: graph.clients[spec.client],
+      emitter: running.topology.emitters.get(name)?.view,
+      metrics: await componentMetrics(this.registry, { domain, kind: 'emitter', name }),
     });
   }
 
@@ -208,7 +237,7 @@ export class DataPlane implements AdminBackend {
     }
     this.#refusedDomains.delete(graph.domain);
     const changes = changesOf(outcome.diff);
-    const warnings = applyWarnings(graph, this.#routing.problems);
+    const warnings = applyWarnings(graph, this.#routing.problems, runtime.syslog.errors());
     const counts = Object.fromEntries(
       Object.entries(changes).map(([change, names]: [string, string[]]) => [change, names.length]),
     );

@@ -136,35 +136,12 @@ describe('DataPlane.describe', () => {
     assert.doesNotMatch(JSON.stringify(described), /BEGIN|PRIVATE/);
   });
 
-  it('undefined for an unknown domain or name, and for emitters (none run in this data plane yet)', async () => {
+  it('undefined for an unknown domain or name, and for a kind the name is not', async () => {
     node = testDataPlane();
     assert.ok((await node.dataPlane.apply(paymentsGraph(), 1)).ok);
     assert.equal(await node.dataPlane.describe('nope', 'ingestor', 'web-in'), undefined);
     assert.equal(await node.dataPlane.describe('default', 'ingestor', 'nope'), undefined);
     assert.equal(await node.dataPlane.describe('default', 'ingestor', 'constructor'), undefined);
     assert.equal(await node.dataPlane.describe('default', 'emitter', 'web-in'), undefined);
-  });
-
-  it('a syslog ingestor is Stopped and says that no syslog listener exists yet', async () => {
-    node = testDataPlane();
-    const graph = paymentsGraph();
-    graph.clients.udp = { protocol: 'udp', host: '127.0.0.1', port: 5514, maxMessageSize: 131072 };
-    graph.syslogIngestors['udp-in'] = {
-      client: 'udp',
-      mode: 'NO_ACK',
-      quiesce: { action: 'SUSPEND' },
-      codec: 'order-json',
-      routes: structuredClone(graph.httpIngestors['shop-in']!.routes),
-      onGeneralError: 'LOG',
-    };
-    const applied = await node.dataPlane.apply(graph, 1);
-    assert.ok(applied.ok, JSON.stringify(applied));
-    assert.deepEqual(applied.warnings, [
-      'syslog-ingestor udp-in: this data plane has no syslog listener yet; nothing is received',
-    ]);
-    const described = await node.dataPlane.describe('default', 'ingestor', 'udp-in');
-    assert.equal(described?.kind, 'syslog-ingestor');
-    assert.equal(described.state, 'Stopped');
-    assert.equal(described.details.listener, 'none: this data plane has no syslog listener yet');
   });
 });

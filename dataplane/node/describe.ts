@@ -1,14 +1,18 @@
-// DESCRIBE INGESTOR on this node, as plain functions of what the data plane knows: the graph spec, the
-// listener the ingestor is served on, its ingest target (quiesced during a reload), the transient errors
-// and the counters. Details carry names, addresses and settings — TLS only as true/false, never a file
+// DESCRIBE INGESTOR and DESCRIBE EMITTER on this node, as plain functions of what the data plane knows: the
+// graph spec, the listener the ingestor is served on (or the emitter's sender), its ingest target
+// (quiesced during a reload), the transient errors and the counters. Details carry names, addresses and settings — TLS only as true/false, never a file
 // name's content, a key or a certificate.
 import type { ComponentDescription, RuntimeState, TransientError } from '../admin/backend.js';
 import type {
+  GraphEmitter,
   GraphHttpIngestor,
+  GraphMessageErrorPolicy,
   GraphRoute,
   GraphSyslogIngestor,
   GraphSyslogClient,
 } from '../graph/types.js';
+import type { EmitterView } from '../runtime/emitter-slot.js';
+import type { SyslogSlotView } from './syslog-listener-slot.js';
 import type { QuiesceState } from '../sources/quiesce-buffer.js';
 import type { ListenerState, ListenerStatus } from '../sources/retrying-listener.js';
 import type { ListenerName, TargetCounts } from '../sources/http/telemetry.js';
@@ -73,36 +77,133 @@ export interface SyslogIngestorView {
   graphVersion: number;
   spec: GraphSyslogIngestor;
   client: GraphSyslogClient | undefined;
+  listener: SyslogSlotView | undefined;
   metrics: Record<string, number>;
 }
 
-/**
- * Syslog listeners are not part of this data plane yet: the ingestor is built (its routes and codec run
- * when a source calls it) but nothing receives for it, so it is Stopped and says why.
- */
+/** SUSPEND in effect is Suspended; a quiesced BUFFER or DROP is Quiescing; otherwise the socket's state. */
+export function syslogIngestorState(listener: SyslogSlotView | undefined): RuntimeState {
+  if (listener === undefined) return 'Stopped';
+  if (listener.suspended) return 'Suspended';
+  if (listener.quiesced) return 'Quiescing';
+  return LISTENER_STATE[listener.status.state];
+}
+
 export function describeSyslogIngestor(view: SyslogIngestorView): ComponentDescription {
-  const { spec, client } = view;
+  const { spec, client, listener } = view;
+  const state = syslogIngestorState(listener);
   return {
     domain: view.domain,
     kind: 'syslog-ingestor',
     name: view.name,
     graphVersion: view.graphVersion,
-    state: 'Stopped',
-    transientError: null,
-    backoffMs: null,
-    metrics: view.metrics,
+    state,
+    transientError: listener?.transientError ?? null,
+    backoffMs: state === 'Retrying' ? (listener?.status.backoffMs ?? null) : null,
+    metrics: { ...view.metrics, ...listenerMetrics(listener) },
     details: {
       client: spec.client,
-      ...(client === undefined ? {} : { protocol: client.protocol, host: client.host, port: client.port }),
+      ...(client === undefined ? {} : clientDetails(client)),
+      ...(listener === undefined
+        ? {}
+        : { listener: listenerDetails(client?.protocol ?? 'tcp', listener.status) }),
       codec: spec.codec,
       quiesce: spec.quiesce,
       routes: routeDetails(spec.routes),
-      listener: 'none: this data plane has no syslog listener yet',
     },
   };
 }
 
-function listenerDetails(name: ListenerName, status: ListenerStatus): Record<string, unknown> {
+export interface EmitterDescriptionView {
+  domain: string;
+  name: string;
+  graphVersion: number;
+  spec: GraphEmitter;
+  client: GraphSyslogClient | undefined;
+  emitter: EmitterView | undefined;
+  metrics: Record<string, number>;
+}
+
+export function describeEmitter(view: EmitterDescriptionView): ComponentDescription {
+  const { spec, client, emitter } = view;
+  const state: RuntimeState = emitter?.state ?? 'Stopped';
+  return {
+    domain: view.domain,
+    kind: 'emitter',
+    name: view.name,
+    graphVersion: view.graphVersion,
+    state,
+    transientError: emitter?.transientError ?? null,
+    backoffMs: state === 'Retrying' ? (emitter?.backoffMs ?? null) : null,
+    metrics: { ...view.metrics, ...emitterMetrics(emitter) },
+    details: {
+      from: spec.from,
+      client: spec.client,
+      ...(client === undefined ? {} : clientDetails(client)),
+      codec: spec.codec,
+      retry: spec.retry,
+      ...(spec.batch === undefined ? {} : { batch: spec.batch }),
+      onMessageError: policyLabel(spec.onMessageError),
+    },
+  };
+}
+
+/** The client's address and settings; TLS files only by name, never content. */
+function clientDetails(client: GraphSyslogClient): Record<string, unknown> {
+  return {
+    protocol: client.protocol,
+    host: client.host,
+    port: client.port,
+    maxMessageSize: client.maxMessageSize,
+    ...(client.framing === undefined ? {} : { framing: client.framing }),
+    ...(client.protocol === 'tls'
+      ? { mutualTls: client.tls?.caFile !== undefined && client.tls.certFile !== undefined }
+      : {}),
+  };
+}
+
+function listenerMetrics(listener: SyslogSlotView | undefined): Record<string, number> {
+  const stats = listener?.stats;
+  if (listener === undefined || stats === undefined) return {};
+  const closed = Object.entries(stats.connectionsClosed).map(([cause, count]): [string, number] => [
+    `connections_closed.${cause}`,
+    count,
+  ]);
+  return {
+    connections_open: stats.connectionsOpen,
+    connections_accepted: stats.connectionsAccepted,
+    frames: stats.frames,
+    frame_bytes: stats.frameBytes,
+    empty_frames: stats.emptyFrames,
+    truncated_frames: stats.truncatedFrames,
+    oversized_datagrams: stats.oversizedDatagrams,
+    tls_handshake_failures: stats.tlsHandshakeFailures,
+    quiesce_buffered: listener.buffered.items,
+    quiesce_buffered_bytes: listener.buffered.bytes,
+    ...Object.fromEntries(closed),
+  };
+}
+
+function emitterMetrics(emitter: EmitterView | undefined): Record<string, number> {
+  if (emitter === undefined) return {};
+  const status = emitter.status;
+  if (status === undefined) return { held_records: emitter.held };
+  return {
+    queued_records: status.queuedRecords,
+    queued_bytes: status.queuedBytes,
+    records_sent: status.stats.recordsSent,
+    frames_sent: status.stats.framesSent,
+    bytes_sent: status.stats.bytesSent,
+    writes: status.stats.writes,
+    connects: status.stats.connects,
+    connect_failures: status.stats.connectFailures,
+    write_failures: status.stats.writeFailures,
+    retried_batches: status.stats.retriedBatches,
+    dropped_queue_full: status.stats.droppedQueueFull,
+  };
+}
+
+function listenerDetails(name: string, status: ListenerStatus): Record<string, unknown> {
   return {
     name,
     address: status.address,
@@ -113,10 +214,11 @@ function listenerDetails(name: ListenerName, status: ListenerStatus): Record<str
 
 /** Each route's target relay, and where its message errors go. */
 function routeDetails(routes: readonly GraphRoute[]): { to: string; onMessageError: string }[] {
-  return routes.map((route) => ({
-    to: route.to,
-    onMessageError: route.onMessageError.action === 'LOG' ? 'LOG' : `SEND TO ${route.onMessageError.relay}`,
-  }));
+  return routes.map((route) => ({ to: route.to, onMessageError: policyLabel(route.onMessageError) }));
+}
+
+function policyLabel(policy: GraphMessageErrorPolicy): string {
+  return policy.action === 'LOG' ? 'LOG' : `SEND TO ${policy.relay}`;
 }
 
 function requestMetrics(counts: TargetCounts): Record<string, number> {

@@ -9,13 +9,14 @@
 //
 // Nothing of the running graph is touched before every step that can fail has passed: a refusal, and a
 // throw (a defect anywhere on the way), both leave the domain running the graph it had.
-// Syslog ingestors and emitters have no sources or sinks in this data plane yet; when they do, they are
-// held, planned and settled here beside the HTTP targets.
+// Syslog listeners are held, planned and settled the same way beside the HTTP targets
+// (DomainSyslogListeners); emitters are parts of the topology.
 import type { Logger } from 'pino';
 import { errorName } from '../admin/admin-telemetry.js';
 import { diffGraphs, type GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import { Telemetry } from '../runtime/telemetry.js';
+import { systemNow } from '../runtime/values.js';
 import {
   prepareTopology,
   type PrepareResult,
@@ -23,14 +24,18 @@ import {
   type TopologyDeps,
 } from '../runtime/topology.js';
 import type { HttpTelemetry } from '../sources/http/telemetry.js';
+import type { RetryPolicy } from '../sources/retrying-listener.js';
 import { DomainHttpTargets } from './http-targets.js';
 import type { DomainReadiness } from './readiness.js';
 import type { Subscriptions } from './subscriptions.js';
+import { DomainSyslogListeners } from './syslog-listeners.js';
 
 export interface DomainDeps {
   topology: TopologyDeps;
   http: HttpTelemetry;
   subscriptions: Subscriptions;
+  /** Bind retries of syslog listeners (default: the standard reconnect backoff). */
+  retry?: RetryPolicy;
 }
 
 /** What a domain runs. */
@@ -50,6 +55,7 @@ export interface Refusal {
 
 export class DomainRuntime {
   readonly targets: DomainHttpTargets;
+  readonly syslog: DomainSyslogListeners;
   /** Undefined until the first graph of the domain runs. */
   running: RunningGraph | undefined;
   /** Set by the data plane when a version is refused; cleared when one is applied. */
@@ -65,6 +71,17 @@ export class DomainRuntime {
     this.#log = deps.topology.logger.child({ component: 'data-plane', domain });
     const runtime = new Telemetry({ registry: deps.topology.registry, logger: deps.topology.logger, domain });
     this.targets = new DomainHttpTargets(domain, { http: deps.http, runtime, clock: deps.topology.clock });
+    const { topology } = deps;
+    this.syslog = new DomainSyslogListeners({
+      domain,
+      tls: topology.tls,
+      drops: (ingestor) => runtime.component('syslog-ingestor', ingestor),
+      logger: topology.logger,
+      registry: topology.registry,
+      clock: topology.clock,
+      now: topology.now ?? systemNow,
+      retry: deps.retry,
+    });
   }
 
   /**
@@ -80,10 +97,12 @@ export class DomainRuntime {
     try {
       diff = diffGraphs(previous?.graph, graph);
       this.targets.hold(diff);
+      this.syslog.hold(diff);
       const reuse = previous === undefined ? undefined : { previous: previous.topology, diff };
       prepared = prepareTopology(graph, this.#deps.topology, reuse);
       if (prepared.ok) {
         this.targets.plan(graph, prepared.topology, diff);
+        this.syslog.plan(graph, prepared.topology, diff);
         published = true;
         publish();
       }
@@ -91,16 +110,17 @@ export class DomainRuntime {
       return this.#failed(version, error, published ? publish : undefined);
     }
     if (!prepared.ok) {
-      await this.targets.release();
+      await Promise.all([this.targets.release(), this.syslog.release()]);
       return { ok: false, errors: prepared.errors };
     }
     // Nothing from here on can fail.
     this.targets.commit();
+    this.syslog.commit();
     prepared.activate();
     this.running = { graph, version, topology: prepared.topology };
     this.refused = undefined;
     this.#deps.subscriptions.reattach(prepared.topology, version);
-    await this.targets.settle();
+    await Promise.all([this.targets.settle(), this.syslog.settle()]);
     return { ok: true, diff };
   }
 
@@ -111,6 +131,7 @@ export class DomainRuntime {
     republish: (() => void) | undefined,
   ): Promise<ReloadOutcome> {
     this.targets.abandon();
+    this.syslog.abandon();
     const errors = [
       `graph version ${version} could not be applied: the data plane failed (${errorName(error)}); the running graph stays`,
     ];
@@ -127,7 +148,7 @@ export class DomainRuntime {
         'restoring the routes failed',
       );
     }
-    await this.targets.release();
+    await Promise.all([this.targets.release(), this.syslog.release()]);
     return { ok: false, errors };
   }
 
@@ -138,8 +159,12 @@ export class DomainRuntime {
   }
 
   /** The domain leaves the node (its routes are already withdrawn): stop everything, end subscribers. */
-  stop(reason: string): void {
+  async stop(reason: string): Promise<void> {
     this.targets.stopAll();
+    await this.syslog.stopAll();
+    // Emitters get their grace to flush what they hold; the rest of the topology stops at once.
+    const emitters = [...(this.running?.topology.emitters.values() ?? [])];
+    await Promise.all(emitters.map((emitter) => emitter.stop()));
     this.running?.topology.stop();
     this.running = undefined;
     this.#deps.subscriptions.endDomain(this.domain, reason);

@@ -101,7 +101,7 @@ describe('topology', () => {
       clock: new ManualClock(),
     });
 
-    it('a codec kind that is not supported yet, and emitters', () => {
+    it('a codec that cannot be built, and an emitter to a client the graph lacks', () => {
       const graph = structuredClone<Graph>(graphFromStatements(exampleStatements('quickstart')));
       graph.codecs['orders-json'] = {
         kind: 'protobuf',
@@ -127,7 +127,7 @@ describe('topology', () => {
         ok: false,
         errors: [
           'http-ingestor orders-in: codec orders-json: the protobuf descriptor has no message shop.v1.Order',
-          'emitter out: emitters are not wired into this data plane yet',
+          'emitter out: TO SYSLOG none: no such client',
         ],
       });
     });

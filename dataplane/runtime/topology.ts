@@ -1,7 +1,8 @@
 // A Graph (already checked by loadGraph) built into running parts: relays, the entry of every ingestor,
 // junctions and correlators wired to their relays, and `onRecord` for subscribers. Building either gives
 // the whole topology or every reason it cannot run — a codec kind not supported yet, an expression
-// without types, emitters (not wired yet) — so the caller refuses the graph and keeps the one it has.
+// without types — so the caller refuses the graph and keeps the one it has. Emitters are built here too
+// (an EmitterSlot each: relay → codec → syslog sender); syslog listeners are the domain runtime's.
 //
 // Nothing flows until a source calls an ingestor's `ingest`; `stop()` detaches everything and stops the
 // correlators (their pending records are counted as dropped).
@@ -13,8 +14,8 @@
 //
 //   prepareTopology  builds the new parts; nothing is started and the old topology is not touched, so a
 //                    prepared topology that is dropped leaves no trace
-//   activate()       starts the new junctions and correlators, stops the old topology's changed and
-//                    removed ones and hands it over (its own `stop()` does nothing from then on; the new
+//   activate()       starts the new junctions, correlators and emitters, stops the old topology's changed
+//                    and removed ones (a stopped emitter flushes what it holds within its grace) and hands it over (its own `stop()` does nothing from then on; the new
 //                    topology owns the parts). It cannot fail.
 //
 // `buildTopology` does both at once (a first build, tests, benchmarks).
@@ -22,14 +23,18 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createCodec, type Codec } from '../codecs/codec.js';
 import { isUnchanged, type ComponentRecord, type GraphDiff } from '../graph/diff.js';
-import type { Graph, GraphRoute, GraphSchema } from '../graph/types.js';
+import type { Graph, GraphEmitter, GraphRoute, GraphSchema } from '../graph/types.js';
 import type { Clock } from './clock.js';
 import { CorrelatorNode } from './correlator-node.js';
+import { EmitterSlot } from './emitter-slot.js';
+import { compileErrorPolicy } from './error-policy.js';
 import { Ingestor, type IngestorEntry, type IngestorKind } from './ingestor.js';
 import { Junction } from './junction.js';
 import { Relay, type RecordListener } from './relay.js';
 import { Route } from './route.js';
 import { GraphBuildError, type ExpressionOptions } from './scope.js';
+import type { Resolver } from '../emitters/syslog-emitter.js';
+import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
 import { Telemetry, type ComponentKind, type ComponentTelemetry } from './telemetry.js';
 import { systemNow, type Instant } from './values.js';
 
@@ -41,6 +46,10 @@ export interface TopologyDeps {
   clock: Clock;
   /** The wall clock `now()` reads (default `systemNow`: `Date.now()`, millisecond precision). */
   now?: () => Instant;
+  /** Files of uploaded resources (syslog clients' TLS files); without it a TLS emitter stays Retrying. */
+  tls?: TlsMaterialSource;
+  /** Emitters' address resolution (default: the node's resolver). */
+  resolve?: Resolver;
 }
 
 export interface Topology {
@@ -50,6 +59,7 @@ export interface Topology {
   readonly ingestors: ReadonlyMap<string, IngestorEntry>;
   readonly junctions: ReadonlyMap<string, Junction>;
   readonly correlators: ReadonlyMap<string, CorrelatorNode>;
+  readonly emitters: ReadonlyMap<string, EmitterSlot>;
   /** Calls `listener` with every record placed on `relay`; returns the unsubscribe function. */
   onRecord(relay: string, listener: RecordListener, label?: string): () => void;
   stop(): void;
@@ -95,12 +105,13 @@ export function prepareTopology(graph: Graph, deps: TopologyDeps, reuse?: Topolo
     activated = true;
     for (const junction of parts.junctions.values()) if (!kept.has(junction)) junction.start();
     for (const correlator of parts.correlators.values()) if (!kept.has(correlator)) correlator.start();
+    for (const emitter of parts.emitters.values()) if (!kept.has(emitter)) emitter.start();
     if (reuse !== undefined) retire(reuse.previous, kept);
   };
   return { ok: true, topology: assemble(graph.domain, parts), activate };
 }
 
-type Parts = Pick<Topology, 'relays' | 'ingestors' | 'junctions' | 'correlators'>;
+type Parts = Pick<Topology, 'relays' | 'ingestors' | 'junctions' | 'correlators' | 'emitters'>;
 
 function assemble(domain: string, parts: Parts): Topology {
   const topology: Topology = {
@@ -115,6 +126,7 @@ function assemble(domain: string, parts: Parts): Topology {
       if (handedOver.has(topology)) return;
       for (const junction of parts.junctions.values()) junction.stop();
       for (const correlator of parts.correlators.values()) correlator.stop();
+      for (const emitter of parts.emitters.values()) void emitter.stop();
     },
   };
   return topology;
@@ -124,6 +136,7 @@ function assemble(domain: string, parts: Parts): Topology {
 function retire(previous: Topology, kept: ReadonlySet<object>): void {
   for (const junction of previous.junctions.values()) if (!kept.has(junction)) junction.stop();
   for (const correlator of previous.correlators.values()) if (!kept.has(correlator)) correlator.stop();
+  for (const emitter of previous.emitters.values()) if (!kept.has(emitter)) void emitter.stop();
   handedOver.add(previous);
 }
 
@@ -142,6 +155,7 @@ class TopologyBuilder {
   readonly #graph: Graph;
   readonly #reuse: TopologyReuse | undefined;
   readonly #clock: Clock;
+  readonly #deps: TopologyDeps;
   readonly #telemetry: Telemetry;
   readonly #expressions: ExpressionOptions;
   readonly #relays = new Map<string, Relay>();
@@ -152,6 +166,7 @@ class TopologyBuilder {
     this.#graph = graph;
     this.#reuse = reuse;
     this.#clock = deps.clock;
+    this.#deps = deps;
     this.#telemetry = new Telemetry({ registry: deps.registry, logger: deps.logger, domain: graph.domain });
     this.#expressions = { now: deps.now ?? systemNow };
   }
@@ -168,6 +183,23 @@ class TopologyBuilder {
       if (schema !== undefined)
         this.#relays.set(name, new Relay(name, schema, this.#component('relay', name)));
     }
+    const ingestors = this.#ingestors();
+    const junctions = this.#each(
+      graph.junctions,
+      'junction',
+      (name, spec, context) => new Junction(name, spec, context),
+    );
+    const correlators = this.#each(
+      graph.correlators,
+      'correlator',
+      (name, spec, context) => new CorrelatorNode(name, spec, { ...context, clock: this.#clock }),
+    );
+    const emitters = this.#emitters();
+    return { relays: this.#relays, ingestors, junctions, correlators, emitters };
+  }
+
+  #ingestors(): Map<string, IngestorEntry> {
+    const graph = this.#graph;
     const ingestors = new Map<string, IngestorEntry>();
     const http = Object.entries(graph.httpIngestors).map(
       ([name, spec]) => [name, 'http-ingestor', 'httpIngestors', spec] as const,
@@ -181,20 +213,50 @@ class TopologyBuilder {
         this.#attempt(`${kind} ${name}`, () => this.#ingestor(name, kind, spec));
       if (built !== undefined) ingestors.set(name, built);
     }
-    const junctions = this.#each(
-      graph.junctions,
-      'junction',
-      (name, spec, context) => new Junction(name, spec, context),
-    );
-    const correlators = this.#each(
-      graph.correlators,
-      'correlator',
-      (name, spec, context) => new CorrelatorNode(name, spec, { ...context, clock: this.#clock }),
-    );
-    for (const name of Object.keys(graph.emitters)) {
-      this.errors.push(`emitter ${name}: emitters are not wired into this data plane yet`);
+    return ingestors;
+  }
+
+  #emitters(): Map<string, EmitterSlot> {
+    const emitters = new Map<string, EmitterSlot>();
+    for (const [name, spec] of Object.entries(this.#graph.emitters)) {
+      const built =
+        this.#keep('emitters', name, this.#reuse?.previous.emitters) ??
+        this.#attempt(`emitter ${name}`, () => this.#emitter(name, spec));
+      if (built !== undefined) emitters.set(name, built);
     }
-    return { relays: this.#relays, ingestors, junctions, correlators };
+    return emitters;
+  }
+
+  #emitter(name: string, spec: GraphEmitter): EmitterSlot {
+    const relay = this.#relays.get(spec.from);
+    if (relay === undefined) throw new GraphBuildError(`FROM ${spec.from}: no such relay`);
+    const client = this.#graph.clients[spec.client];
+    if (client === undefined) throw new GraphBuildError(`TO SYSLOG ${spec.client}: no such client`);
+    const codec = this.#codec(spec.codec);
+    if (codec.encode === undefined) throw new GraphBuildError(`codec ${spec.codec} cannot encode`);
+    const telemetry = this.#component('emitter', name);
+    const onMessageError = compileErrorPolicy(spec.onMessageError, {
+      route: `emitter ${name}`,
+      relays: this.#relays,
+      telemetry,
+      expressions: this.#expressions,
+      source: relay.schema,
+      payloadVisible: false,
+    });
+    const deps = this.#deps;
+    return new EmitterSlot(
+      name,
+      spec,
+      { relay, client, codec, onMessageError, telemetry },
+      {
+        domain: this.#graph.domain,
+        tls: deps.tls,
+        resolve: deps.resolve,
+        logger: deps.logger,
+        clock: deps.clock,
+        now: deps.now ?? systemNow,
+      },
+    );
   }
 
   #ingestor(name: string, kind: IngestorKind, spec: { codec: string; routes: GraphRoute[] }): Ingestor {

@@ -16,7 +16,8 @@ export DEBIAN_FRONTEND=noninteractive
 # syslog-ng-core's Depends (apt-cache depends syslog-ng-core), less the init-script helpers it does not
 # need when run in the foreground.
 syslogng_libs=(libc6 libcap2 libglib2.0-0 libivykis0 libjson-c5 libnet1 libpcre3 libssl3 libsystemd0 libwrap0)
-packages=(bsdutils rsyslog "${syslogng_libs[@]}")
+# rsyslog's TLS stream drivers (lmnsd_ossl, lmnsd_gtls) for the TLS wire tests (test/interop/syslog-*.ts).
+packages=(bsdutils rsyslog rsyslog-openssl rsyslog-gnutls openssl "${syslogng_libs[@]}")
 
 updated=0
 update_once() {

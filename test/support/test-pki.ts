@@ -125,7 +125,7 @@ function signed(dir: string, name: string, ca: PemPair, leaf: Leaf): PemPair {
   newKey(keyFile);
   openssl(['req', '-new', '-key', keyFile, '-out', csrFile, '-subj', `/CN=${leaf.cn}`]);
   writeFileSync(extFile, `${leaf.ext}\nextendedKeyUsage=${leaf.usage}\nbasicConstraints=CA:FALSE\n`);
-  if (leaf.expired) signExpired(dir, name, ca, csrFile, certFile, extFile);
+  if (leaf.expired) signExpired(dir, name, ca, { csrFile, certFile, extFile });
   else {
     openssl([
       'x509',
@@ -153,9 +153,7 @@ function signExpired(
   dir: string,
   name: string,
   ca: PemPair,
-  csrFile: string,
-  certFile: string,
-  extFile: string,
+  { csrFile, certFile, extFile }: { csrFile: string; certFile: string; extFile: string },
 ): void {
   const db = join(dir, `${name}.db`);
   writeFileSync(db, '');

@@ -1,0 +1,53 @@
+// What the emitter needs of a transport, whatever it is (UDP socket, TCP or TLS connection): a sender is
+// opened by resolving the target and trying its answers (stream-sender.ts, datagram-sender.ts), sends
+// whole batches, and tells when it is lost. Failures are SenderErrors: a stable code (a Node or OpenSSL code such as
+// ECONNREFUSED, ETIMEDOUT, ENOTFOUND, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID) and a message that
+// names host:port and the cause — never payload bytes or key material.
+
+/** A transport failure: connection refused or reset, DNS failure, timeout, TLS verification, write error. */
+export class SenderError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SenderError';
+  }
+}
+
+/** Code given when the peer closed the connection cleanly (no socket error). */
+export const PEER_CLOSED = 'ECONNCLOSED';
+
+export interface Sender {
+  /** The address that answered (`address:port`, IPv6 in brackets), for logs and status. */
+  readonly remote: string;
+  /**
+   * Sends the units of one batch: one write of the concatenation on a stream, one datagram per unit on
+   * UDP. Resolves once the local socket accepted all of it; rejects with a SenderError otherwise.
+   */
+  send(units: readonly Uint8Array[]): Promise<void>;
+  /** Called once when the transport is lost on its own (peer closed or reset, socket error). */
+  onLost(listener: (error: SenderError) => void): void;
+  /** Closes the transport at once; nothing more is reported. */
+  close(): void;
+}
+
+/** A SenderError for whatever a socket or resolver threw, with `where` (host:port) in the message. */
+export function senderError(error: unknown, where: string): SenderError {
+  if (error instanceof SenderError) return error;
+  const code = codeOf(error);
+  const cause = error instanceof Error ? error.message : String(error);
+  return new SenderError(code, `${where}: ${cause}`);
+}
+
+export function codeOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return 'UNKNOWN';
+}
+
+/** `host:port`, IPv6 literals in brackets. */
+export function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}

@@ -1,0 +1,217 @@
+// One emitter in a topology (spec §2.11): takes the records of its FROM relay and hands them to the
+// syslog sender of dataplane/emitters. The sender needs the client's TLS files first; while they cannot
+// be read or used the emitter is Retrying with that cause (setting, file, reason), tries again on its
+// RETRY POLICY backoff, and holds the records it takes in a bounded queue (the oldest beyond it dropped
+// as `emitter_queue_full`, counted), then hands them over in order once the sender exists.
+import type { Logger } from 'pino';
+import type { TransientError } from '../admin/backend.js';
+import type { Codec } from '../codecs/codec.js';
+import { SyslogEmitter, type EmitterStatus, type Resolver } from '../emitters/syslog-emitter.js';
+import type { GraphEmitter, GraphSyslogClient } from '../graph/types.js';
+import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { HandleFailure } from './error-policy.js';
+import type { Relay } from './relay.js';
+import { readSyslogTls, type SyslogTlsFiles, type SyslogTlsProblem } from './syslog-tls-material.js';
+import type { ComponentTelemetry } from './telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.js';
+import { instantOf, type Instant, type RecordValues } from './values.js';
+
+/** Records held while the sender cannot be made (its TLS files failed). */
+const MAX_HELD_RECORDS = 10_000;
+
+export interface EmitterDeps {
+  domain: string;
+  tls: TlsMaterialSource | undefined;
+  resolve: Resolver | undefined;
+  logger: Logger;
+  clock: Clock;
+  now: () => Instant;
+}
+
+export interface EmitterParts {
+  relay: Relay;
+  client: GraphSyslogClient;
+  codec: Codec;
+  onMessageError: HandleFailure;
+  telemetry: ComponentTelemetry;
+}
+
+/** What DESCRIBE EMITTER shows. */
+export interface EmitterView {
+  state: EmitterStatus['state'];
+  transientError: TransientError | null;
+  backoffMs: number | null;
+  status: EmitterStatus | undefined;
+  held: number;
+}
+
+export class EmitterSlot {
+  readonly #parts: EmitterParts;
+  readonly #deps: EmitterDeps;
+  readonly #log: Logger;
+  #sender: SyslogEmitter | undefined;
+  #detach: (() => void) | undefined;
+  #held: Readonly<RecordValues>[] = [];
+  #problem: SyslogTlsProblem | undefined;
+  #problemSince: Instant | undefined;
+  #backoffMs: number;
+  #nextDelayMs: number | null = null;
+  #timer: TimerHandle | undefined;
+  #stopped = false;
+  #stopping: Promise<void> | undefined;
+  readonly #overflow: ThrottledDrops;
+
+  constructor(
+    readonly name: string,
+    readonly spec: GraphEmitter,
+    parts: EmitterParts,
+    deps: EmitterDeps,
+  ) {
+    this.#parts = parts;
+    this.#deps = deps;
+    this.#backoffMs = spec.retry.backoffMs;
+    this.#log = deps.logger.child({ component: 'emitter', domain: deps.domain, name });
+    this.#overflow = new ThrottledDrops(
+      parts.telemetry,
+      'emitter_queue_full',
+      `emitter ${name} held ${MAX_HELD_RECORDS} records while its sender could not be made; the oldest went`,
+      { clock: deps.clock, intervalMs: DEFAULT_DROP_LOG_INTERVAL_MS },
+    );
+  }
+
+  get client(): GraphSyslogClient {
+    return this.#parts.client;
+  }
+
+  /** Starts taking records from the relay and opens the sender. */
+  start(): void {
+    if (this.#detach !== undefined || this.#stopped) return;
+    this.#detach = this.#parts.relay.subscribe(`emitter ${this.name}`, this.#take);
+    this.#open();
+  }
+
+  /** Stops taking records; the sender flushes what it can within `graceMs`, the rest is counted. */
+  stop(graceMs?: number): Promise<void> {
+    this.#stopping ??= this.#stop(graceMs);
+    return this.#stopping;
+  }
+
+  async #stop(graceMs: number | undefined): Promise<void> {
+    this.#stopped = true;
+    this.#detach?.();
+    this.#detach = undefined;
+    if (this.#timer !== undefined) this.#deps.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#held.length > 0) {
+      const count = this.#held.length;
+      this.#held = [];
+      this.#parts.telemetry.dropMany(
+        'stopped',
+        count,
+        `emitter ${this.name} stopped before its sender could be made`,
+      );
+    }
+    this.#overflow.flush();
+    await this.#sender?.stop(graceMs);
+  }
+
+  get view(): EmitterView {
+    const status = this.#sender?.status;
+    if (status !== undefined) {
+      return {
+        state: status.state,
+        transientError:
+          status.error === null ? null : { ...status.error, since: this.#wallTime(status.since) },
+        backoffMs: status.backoffMs,
+        status,
+        held: 0,
+      };
+    }
+    const problem = this.#problem;
+    return {
+      state: this.#stopped ? 'Stopped' : problem === undefined ? 'Starting' : 'Retrying',
+      transientError:
+        problem === undefined
+          ? null
+          : {
+              code: problem.code,
+              message: problem.message,
+              since: (this.#problemSince ?? this.#deps.now()).toRfc3339(),
+            },
+      backoffMs: this.#nextDelayMs,
+      status: undefined,
+      held: this.#held.length,
+    };
+  }
+
+  readonly #take = (record: Readonly<RecordValues>): void => {
+    if (this.#sender !== undefined) {
+      this.#sender.take(record);
+      return;
+    }
+    this.#held.push(record);
+    if (this.#held.length > MAX_HELD_RECORDS) {
+      this.#held.shift();
+      this.#overflow.add(1);
+    }
+  };
+
+  #open(): void {
+    this.#timer = undefined;
+    if (this.#stopped) return;
+    const read = readSyslogTls(this.spec.client, this.#parts.client, this.#deps.domain, this.#deps.tls);
+    if ('problem' in read) {
+      this.#fail(read.problem);
+      return;
+    }
+    this.#problem = undefined;
+    this.#problemSince = undefined;
+    this.#nextDelayMs = null;
+    const sender = this.#makeSender(read.files);
+    sender.start();
+    const held = this.#held;
+    this.#held = [];
+    this.#sender = sender;
+    // The sender counts them as taken now.
+    for (const record of held) sender.take(record);
+  }
+
+  #makeSender(files: SyslogTlsFiles | undefined): SyslogEmitter {
+    const { client, codec, onMessageError, telemetry } = this.#parts;
+    return new SyslogEmitter({
+      domain: this.#deps.domain,
+      name: this.name,
+      spec: this.spec,
+      client,
+      codec,
+      ...(files === undefined ? {} : { tls: files }),
+      onMessageError,
+      telemetry,
+      logger: this.#deps.logger,
+      clock: this.#deps.clock,
+      ...(this.#deps.resolve === undefined ? {} : { resolve: this.#deps.resolve }),
+    });
+  }
+
+  #fail(problem: SyslogTlsProblem): void {
+    this.#problem = problem;
+    this.#problemSince ??= this.#deps.now();
+    const wait = this.#backoffMs;
+    this.#nextDelayMs = wait;
+    this.#backoffMs = Math.min(this.#backoffMs * 2, this.spec.retry.maxMs);
+    this.#timer = this.#deps.clock.setTimeout(() => this.#open(), wait);
+    this.#log.warn(
+      { event: 'emitter_tls_failed', code: problem.code, cause: problem.cause, retryInMs: wait },
+      'emitter cannot open its sender: its TLS files failed; retrying',
+    );
+  }
+
+  /** A time of the monotonic clock as wall time (the error's `since`). */
+  #wallTime(at: number | null): string {
+    const now = this.#deps.now();
+    if (at === null) return now.toRfc3339();
+    const ago = this.#deps.clock.now() - at;
+    return instantOf(Number(now.epochNanos / 1_000_000n) - ago).toRfc3339();
+  }
+}

@@ -1,0 +1,107 @@
+// TLS files of a syslog client (spec §2.8), read from the mounted resource version and checked before a
+// listener or emitter uses them. A failure keeps its cause beneath the client's error: which setting,
+// which file (`{{ pki }}/server.key`, resource and version) and why (the errno or OpenSSL code) — never
+// the file's content. The caller shows it as the component's transient error and tries again on its
+// backoff (in Kubernetes mode a resource version can arrive after the graph that mounts it).
+import { createSecureContext } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import type { GraphSyslogClient, MountedFile } from '../graph/types.js';
+import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
+
+export interface SyslogTlsFiles {
+  cert?: Buffer;
+  key?: Buffer;
+  ca?: Buffer;
+}
+
+/** Why the files cannot be used; `cause` is logged as a structured field. */
+export interface SyslogTlsProblem {
+  code: 'tls_unavailable' | 'tls_invalid';
+  message: string;
+  cause: { setting: string; file: string; reason: string };
+}
+
+export type SyslogTlsResult = { files: SyslogTlsFiles | undefined } | { problem: SyslogTlsProblem };
+
+type Setting = 'tls_cert_file' | 'tls_key_file' | 'tls_ca_file';
+
+const SETTINGS: readonly [Setting, 'certFile' | 'keyFile' | 'caFile', keyof SyslogTlsFiles][] = [
+  ['tls_cert_file', 'certFile', 'cert'],
+  ['tls_key_file', 'keyFile', 'key'],
+  ['tls_ca_file', 'caFile', 'ca'],
+];
+
+/** The files of a `tls` client (undefined for udp and tcp), or the first problem found. Never throws. */
+export function readSyslogTls(
+  name: string,
+  client: GraphSyslogClient,
+  domain: string,
+  source: TlsMaterialSource | undefined,
+): SyslogTlsResult {
+  if (client.protocol !== 'tls' || client.tls === undefined) return { files: undefined };
+  const files: SyslogTlsFiles = {};
+  for (const [setting, field, slot] of SETTINGS) {
+    const file = client.tls[field];
+    if (file === undefined) continue;
+    try {
+      if (source === undefined) throw Object.assign(new Error('no resources'), { code: 'ENORESOURCES' });
+      files[slot] = source.readMountedFile(file, domain);
+    } catch (error: unknown) {
+      return problem(name, 'tls_unavailable', { setting, file }, `cannot be read (${codeOf(error)})`);
+    }
+  }
+  return check(name, client, files);
+}
+
+/** Each file parses, and the certificate and key belong together. */
+function check(name: string, client: GraphSyslogClient, files: SyslogTlsFiles): SyslogTlsResult {
+  const tls = client.tls ?? {};
+  const checks: [Setting, MountedFile | undefined, () => unknown, string][] = [
+    ['tls_ca_file', tls.caFile, () => new X509Certificate(files.ca!), 'a PEM CA certificate'],
+    ['tls_cert_file', tls.certFile, () => new X509Certificate(files.cert!), 'a PEM certificate'],
+    [
+      'tls_key_file',
+      files.cert === undefined ? undefined : tls.keyFile,
+      () => createSecureContext({ cert: files.cert, key: files.key }),
+      'the PEM private key of tls_cert_file',
+    ],
+  ];
+  for (const [setting, file, use, expected] of checks) {
+    if (file === undefined) continue;
+    try {
+      use();
+    } catch (error: unknown) {
+      return problem(
+        name,
+        'tls_invalid',
+        { setting, file },
+        `cannot be used (${codeOf(error)}); expected ${expected}`,
+      );
+    }
+  }
+  return { files };
+}
+
+function problem(
+  name: string,
+  code: SyslogTlsProblem['code'],
+  { setting, file }: { setting: Setting; file: MountedFile },
+  reason: string,
+): { problem: SyslogTlsProblem } {
+  const label = `{{ ${file.resource} }}/${file.file}`;
+  return {
+    problem: {
+      code,
+      message: `syslog client ${name}: TLS configuration failed: ${setting} ${label} (resource ${file.resource} version ${file.version}) ${reason}`,
+      cause: { setting, file: label, reason },
+    },
+  };
+}
+
+/** The error's code (`ERR_OSSL_…`, `ENOENT`); never its message, which may quote file content. */
+function codeOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return error instanceof Error ? error.name : 'unknown error';
+}

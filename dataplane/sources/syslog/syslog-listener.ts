@@ -1,0 +1,184 @@
+// A syslog listener ingestor's socket side (spec §2.10, §4.3): binds the client's address over UDP, TCP or
+// TLS, frames what arrives and hands every frame with `metadata.peer_addr` to the ingestor's entry. This
+// file wires the parts and owns the lifecycle logs; the parts are:
+//
+//   stream-framer.ts    RFC 6587 framing per TCP/TLS connection
+//   stream-listener.ts  TCP/TLS server: connections, framing errors, TLS handshakes
+//   udp-listener.ts     dgram socket: one datagram one frame, oversized datagrams dropped
+//   syslog-intake.ts    ON QUIESCE (SUSPEND stops reading; BUFFER/DROP) and the in-flight bound
+//   listener-stats.ts / listener-metrics.ts   counts, and Prometheus counters read from them
+//
+// Lifecycle (info): listening, bind failed → retrying in N ms, recovered, stopped. Per connection (debug):
+// accepted, closed with its cause. Never payload bytes, never key material.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { GraphQuiesce } from '../../graph/types.js';
+import type { Clock } from '../../runtime/clock.js';
+import type { ComponentTelemetry } from '../../runtime/telemetry.js';
+import type { ListenAddress, ListenerHooks, ListenerStatus, RetryPolicy } from '../retrying-listener.js';
+import { registerListenerMetrics } from './listener-metrics.js';
+import { copyStats, emptyStats, type SyslogListenerStats } from './listener-stats.js';
+import {
+  DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
+  StreamListener,
+  type SyslogTlsMaterial,
+} from './stream-listener.js';
+import { SyslogIntake, type SyslogDeliver } from './syslog-intake.js';
+import { dgramCanPause, UdpListener } from './udp-listener.js';
+
+export type { SyslogListenerStats } from './listener-stats.js';
+export type { SyslogTlsMaterial } from './stream-listener.js';
+export type { SyslogDeliver } from './syslog-intake.js';
+
+export interface SyslogListenerOptions {
+  /** For logs (`<domain>/<ingestor>`) and metric labels. */
+  domain: string;
+  ingestor: string;
+  protocol: 'udp' | 'tcp' | 'tls';
+  /** IPv6 host without brackets; port 0 = system's choice (tests). */
+  address: ListenAddress;
+  maxMessageSize: number;
+  /** Required for 'tls'; `ca` turns on mutual TLS (requestCert + rejectUnauthorized). */
+  tls?: SyslogTlsMaterial;
+  quiesce: GraphQuiesce;
+  /** The ingestor's entry; metadata is { peer_addr: '127.0.0.1:5000' | '[::1]:5000' }. */
+  deliver: SyslogDeliver;
+  /** The ingestor's telemetry: quiesce drops, 'oversized_datagram', deliver failures. */
+  drops: ComponentTelemetry;
+  logger: Logger;
+  clock: Clock;
+  /** Bind retry (default DEFAULT_LISTEN_RETRY). */
+  retry?: RetryPolicy;
+  statusChanged?: (status: ListenerStatus) => void;
+  /** Deliveries whose promise has not settled; above it reading pauses until below half. Default 1024. */
+  maxInFlight?: number;
+  /** Counts `streamroute_syslog_*_total` into this registry. */
+  registry?: Registry;
+  /** A TLS client that has not finished its handshake by then is closed. Default 10 s. */
+  tlsHandshakeTimeoutMs?: number;
+}
+
+export interface SyslogListener {
+  /** Stopped/Starting/Running/Retrying with error + backoffMs (RetryingListener semantics). */
+  readonly status: ListenerStatus;
+  /** SUSPEND in effect (reading stopped). */
+  readonly suspended: boolean;
+  readonly buffered: { items: number; bytes: number };
+  readonly stats: SyslogListenerStats;
+  /** Resolves after the first bind attempt (Running, or Retrying with the error); never rejects. */
+  start(): Promise<ListenerStatus>;
+  /** ON QUIESCE: SUSPEND stops reading; BUFFER/DROP keep reading and buffer or drop. */
+  quiesce(): void;
+  /** Reading resumes; a BUFFER drains into deliver in arrival order. */
+  resume(): Promise<void>;
+  /** Hot reload: later frames (and the buffer) go to the new entry. */
+  retarget(deliver: SyslogDeliver): void;
+  /**
+   * Closes the server and every connection (idle or not) at once; buffered frames are counted 'stopped'.
+   * `graceMs` is accepted for symmetry with other listeners and not used: syslog has no acknowledgment,
+   * so there is nothing to finish.
+   */
+  stop(graceMs?: number): Promise<void>;
+}
+
+interface Transport {
+  readonly status: ListenerStatus;
+  start(): Promise<ListenerStatus>;
+  setReading(reading: boolean): void;
+  stop(): Promise<void>;
+}
+
+export function createSyslogListener(options: SyslogListenerOptions): SyslogListener {
+  if (options.protocol === 'tls' && options.tls === undefined)
+    throw new TypeError('a tls syslog listener needs its certificate and key');
+  const name = `${options.domain}/${options.ingestor}`;
+  const logger = options.logger.child({ listener: name, protocol: options.protocol });
+  const stats = emptyStats();
+  let transport: Transport | undefined;
+  const intake = new SyslogIntake({
+    name,
+    quiesce: options.quiesce,
+    deliver: options.deliver,
+    drops: options.drops,
+    logger,
+    clock: options.clock,
+    ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
+    readingChanged: (reading) => transport?.setReading(reading),
+  });
+  const common = {
+    address: options.address,
+    maxMessageSize: options.maxMessageSize,
+    intake,
+    stats,
+    logger,
+    clock: options.clock,
+    retry: options.retry,
+    hooks: lifecycleHooks(logger, options),
+  };
+  if (options.protocol === 'udp') {
+    intake.canPause = dgramCanPause();
+    transport = new UdpListener({ ...common, drops: options.drops });
+  } else {
+    transport = new StreamListener({
+      ...common,
+      tls: options.protocol === 'tls' ? options.tls : undefined,
+      tlsHandshakeTimeoutMs: options.tlsHandshakeTimeoutMs ?? DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
+    });
+  }
+  const unregister =
+    options.registry === undefined
+      ? undefined
+      : registerListenerMetrics(
+          options.registry,
+          { domain: options.domain, ingestor: options.ingestor, protocol: options.protocol },
+          () => stats,
+        );
+  const sockets = transport;
+  return {
+    get status() {
+      return sockets.status;
+    },
+    get suspended() {
+      return intake.suspended;
+    },
+    get buffered() {
+      return intake.buffered;
+    },
+    get stats() {
+      return copyStats(stats);
+    },
+    start: () => sockets.start(),
+    quiesce: () => intake.quiesce(),
+    resume: () => intake.resume(),
+    retarget: (deliver) => intake.retarget(deliver),
+    async stop() {
+      await sockets.stop();
+      intake.stop();
+      unregister?.();
+    },
+  };
+}
+
+function lifecycleHooks(logger: Logger, options: SyslogListenerOptions): ListenerHooks {
+  let failing = false;
+  return {
+    listening(address) {
+      logger.info(
+        { address },
+        failing ? 'syslog listener recovered: listening' : 'syslog listener listening',
+      );
+      failing = false;
+    },
+    listenFailed(address, code, retryInMs) {
+      failing = true;
+      logger.info({ address, code, retryInMs }, 'syslog listener bind failed: retrying');
+    },
+    serverError(code) {
+      options.drops.generalError('listener_socket_error', `the listening socket failed (${code})`);
+    },
+    stopped() {
+      logger.info('syslog listener stopped');
+    },
+    ...(options.statusChanged === undefined ? {} : { statusChanged: options.statusChanged }),
+  };
+}
