@@ -2,7 +2,8 @@
 // batch whose form is above the UDP limit (65,507 bytes) is split in two halves, each made again, down to
 // single members; a single member whose batch form is still too large is SR3030 and is left out (the
 // emitter sends it to ON MESSAGE ERROR). An outer record the codec refuses fails its members with that
-// error. Order is kept: the datagrams follow the members' order.
+// error; a codec that throws or rejects on it is a defect, SR3009 for its members (as in ordered-encoder.ts),
+// never a rejection of the write pump. Order is kept: the datagrams follow the members' order.
 import type { Codec } from '../codecs/codec.js';
 import { encodeSyslogBatchOf } from '../codecs/syslog/syslog-batch.js';
 import { messageError, type MessageError } from '../runtime/errors.js';
@@ -22,7 +23,12 @@ export async function batchUnits(codec: Codec, entries: readonly QueuedRecord[])
 
 async function split(codec: Codec, entries: readonly QueuedRecord[], made: BatchUnits): Promise<void> {
   const members = entries.map((entry) => ({ record: entry.record, message: entry.frame }));
-  const result = await encodeSyslogBatchOf(codec, members);
+  let result: Awaited<ReturnType<typeof encodeSyslogBatchOf>>;
+  try {
+    result = await encodeSyslogBatchOf(codec, members);
+  } catch {
+    result = { error: messageError('SR3009', 'the codec failed unexpectedly while encoding a batch') };
+  }
   if ('error' in result) {
     for (const entry of entries) made.failed.push({ entry, error: result.error });
     return;

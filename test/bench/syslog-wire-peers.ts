@@ -7,12 +7,15 @@
 // Each daemon's own count of messages (rsyslog impstats once a second, syslog-ng-ctl stats) is read at the
 // end of the benchmark to show nothing was lost.
 import { execFile } from 'node:child_process';
-import { connect as tcpConnect, createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Daemon, RSYSLOGD, SYSLOGNG, SYSLOGNG_PREFIX, daemonDir } from '../support/syslog-peers.js';
+import { SYSLOGNG_LIB, startSyslogNgDaemon, syslogNgVersion } from '../support/syslog-daemons.js';
+import { Daemon, RSYSLOGD, SYSLOGNG_PREFIX, daemonDir } from '../support/syslog-peers.js';
+import { freeTcpPort, waitForTcpPort } from '../support/syslog-wire-peer.js';
+
+export { freeTcpPort, waitForTcpPort } from '../support/syslog-wire-peer.js';
 
 const READY_TIMEOUT_MS = 15_000;
 
@@ -49,38 +52,6 @@ export async function countMarkers(file: string, run: Run): Promise<number> {
   let count = 0;
   for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
   return count;
-}
-
-/** A free loopback TCP port (bound, read, released). */
-export async function freeTcpPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
-}
-
-/** Resolves once `port` accepts a TCP connection (closed at once); `alive` says whether to keep trying. */
-export async function waitForTcpPort(port: number, alive: () => Promise<string | undefined>): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = tcpConnect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    const dead = await alive();
-    if (dead !== undefined) throw new Error(dead);
-    if (Date.now() > deadline) throw new Error(`nothing listens on TCP ${port} after ${READY_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** User + system CPU time of a process (all its threads), in µs, from /proc/<pid>/stat. */
@@ -186,8 +157,6 @@ export function startRsyslogRelay(sinkPort: number): Promise<Target> {
 
 // ---- syslog-ng ----
 
-const SYSLOGNG_LIB = join(SYSLOGNG_PREFIX, 'usr/lib/syslog-ng');
-const SYSLOGNG_VERSION = '3.38';
 const SYSLOGNG_CTL = join(SYSLOGNG_PREFIX, 'usr/sbin/syslog-ng-ctl');
 const run = promisify(execFile);
 
@@ -204,29 +173,14 @@ async function startSyslogNg(name: string, body: (dir: string) => string[]): Pro
   const dir = daemonDir(name);
   const port = await freeTcpPort();
   const config = [
-    `@version: ${SYSLOGNG_VERSION}`,
+    `@version: ${syslogNgVersion()}`,
     'options { stats_freq(0); keep_hostname(yes); use_dns(no); chain_hostnames(no); };',
     `source s_bench { syslog(ip("127.0.0.1") port(${port}) transport("tcp") max-connections(64)); };`,
     'template t_marker { template("${MSG}\\n"); };',
     ...body(dir),
   ];
-  writeFileSync(join(dir, 'syslog-ng.conf'), `${config.join('\n')}\n`);
   const pidFile = join(dir, 'syslog-ng.pid');
-  const args = [
-    '-F',
-    '--no-caps',
-    '-f',
-    join(dir, 'syslog-ng.conf'),
-    '-R',
-    join(dir, 'syslog-ng.persist'),
-    '-p',
-    pidFile,
-    '-c',
-    join(dir, 'syslog-ng.ctl'),
-    `--module-path=${join(SYSLOGNG_LIB, SYSLOGNG_VERSION)}`,
-  ];
-  const env = { LD_LIBRARY_PATH: SYSLOGNG_LIB };
-  const daemon = Daemon.start({ name, dir, binary: SYSLOGNG, args, env });
+  const daemon = startSyslogNgDaemon(name, dir, config);
   const pid = await started(daemon, port, pidFile);
   const markers = join(dir, 'markers.log');
   return {

@@ -84,35 +84,21 @@ export async function startRsyslog(): Promise<Forwarder> {
   return forwarder(daemon, { any: input }, outputs);
 }
 
+export const SYSLOGNG_LIB = join(SYSLOGNG_PREFIX, 'usr/lib/syslog-ng');
+
 /** The x.y of the unpacked syslog-ng: its module directory's name (usr/lib/syslog-ng/3.38). */
-function syslogNgVersion(): string {
-  const version = readdirSync(join(SYSLOGNG_PREFIX, 'usr/lib/syslog-ng')).find((name) =>
-    /^\d+\.\d+$/.test(name),
-  );
+export function syslogNgVersion(): string {
+  const version = readdirSync(SYSLOGNG_LIB).find((name) => /^\d+\.\d+$/.test(name));
   if (version === undefined) throw new Error(`no syslog-ng module directory under ${SYSLOGNG_PREFIX}`);
   return version;
 }
 
 /**
- * syslog-ng -F from the unpacked prefix: an RFC 5424 input (`flags(syslog-protocol)`) and an RFC 3164
- * input, both forwarded with the syslog() destination (RFC 5424) and the network() destination (BSD).
+ * syslog-ng -F with `config` written to `dir`/syslog-ng.conf; its persist file, pid file
+ * (`dir`/syslog-ng.pid) and control socket (`dir`/syslog-ng.ctl) live in `dir` too.
  */
-export async function startSyslogNg(): Promise<Forwarder> {
-  const dir = daemonDir('syslog-ng');
-  const version = syslogNgVersion();
-  const inputs = { rfc5424: await freeUdpPort(), rfc3164: await freeUdpPort() };
-  const outputs = await taps(['syslog', 'network']);
-  const config = [
-    `@version: ${version}`,
-    'options { stats_freq(0); keep_hostname(yes); use_dns(no); frac_digits(6); };',
-    `source s_rfc5424 { network(ip("127.0.0.1") port(${inputs.rfc5424}) transport("udp") flags(syslog-protocol)); };`,
-    `source s_rfc3164 { network(ip("127.0.0.1") port(${inputs.rfc3164}) transport("udp")); };`,
-    `destination d_syslog { syslog("127.0.0.1" port(${outputs['syslog']!.port}) transport("udp")); };`,
-    `destination d_network { network("127.0.0.1" port(${outputs['network']!.port}) transport("udp")); };`,
-    'log { source(s_rfc5424); source(s_rfc3164); destination(d_syslog); destination(d_network); };',
-  ].join('\n');
-  writeFileSync(join(dir, 'syslog-ng.conf'), `${config}\n`);
-  const lib = join(SYSLOGNG_PREFIX, 'usr/lib/syslog-ng');
+export function startSyslogNgDaemon(name: string, dir: string, config: readonly string[]): Daemon {
+  writeFileSync(join(dir, 'syslog-ng.conf'), `${config.join('\n')}\n`);
   const args = [
     '-F',
     '--no-caps',
@@ -124,14 +110,28 @@ export async function startSyslogNg(): Promise<Forwarder> {
     join(dir, 'syslog-ng.pid'),
     '-c',
     join(dir, 'syslog-ng.ctl'),
-    `--module-path=${join(lib, version)}`,
+    `--module-path=${join(SYSLOGNG_LIB, syslogNgVersion())}`,
   ];
-  const daemon = Daemon.start({
-    name: 'syslog-ng',
-    dir,
-    binary: SYSLOGNG,
-    args,
-    env: { LD_LIBRARY_PATH: lib },
-  });
+  return Daemon.start({ name, dir, binary: SYSLOGNG, args, env: { LD_LIBRARY_PATH: SYSLOGNG_LIB } });
+}
+
+/**
+ * syslog-ng -F from the unpacked prefix: an RFC 5424 input (`flags(syslog-protocol)`) and an RFC 3164
+ * input, both forwarded with the syslog() destination (RFC 5424) and the network() destination (BSD).
+ */
+export async function startSyslogNg(): Promise<Forwarder> {
+  const dir = daemonDir('syslog-ng');
+  const inputs = { rfc5424: await freeUdpPort(), rfc3164: await freeUdpPort() };
+  const outputs = await taps(['syslog', 'network']);
+  const config = [
+    `@version: ${syslogNgVersion()}`,
+    'options { stats_freq(0); keep_hostname(yes); use_dns(no); frac_digits(6); };',
+    `source s_rfc5424 { network(ip("127.0.0.1") port(${inputs.rfc5424}) transport("udp") flags(syslog-protocol)); };`,
+    `source s_rfc3164 { network(ip("127.0.0.1") port(${inputs.rfc3164}) transport("udp")); };`,
+    `destination d_syslog { syslog("127.0.0.1" port(${outputs['syslog']!.port}) transport("udp")); };`,
+    `destination d_network { network("127.0.0.1" port(${outputs['network']!.port}) transport("udp")); };`,
+    'log { source(s_rfc5424); source(s_rfc3164); destination(d_syslog); destination(d_network); };',
+  ];
+  const daemon = startSyslogNgDaemon('syslog-ng', dir, config);
   return forwarder(daemon, inputs, outputs);
 }

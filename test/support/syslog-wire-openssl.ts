@@ -2,11 +2,10 @@
 // test chooses (one lacking the name, one from a CA nobody trusts), `s_client` as a sender with or
 // without a client certificate, and a certificate signed by the test CA for a name the emitter does not
 // use. s_server runs as a Daemon (own process group, killed with its temp dir).
-import { execFile, execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PemPair } from './test-pki.js';
+import { signed, type PemPair } from './test-pki.js';
 import { Daemon, daemonDir } from './syslog-peers.js';
 import { freeTcpPort } from './syslog-wire-daemons.js';
 
@@ -15,34 +14,7 @@ const READY_TIMEOUT_MS = 10_000;
 
 /** A leaf certificate for `dns` only (no IP, no localhost), signed by `ca`, written under `dir`. */
 export function certificateFor(dir: string, dns: string, ca: PemPair): { certFile: string; keyFile: string } {
-  const keyFile = join(dir, `${dns}.key`);
-  const csrFile = join(dir, `${dns}.csr`);
-  const certFile = join(dir, `${dns}.crt`);
-  const run = (args: string[]): void => {
-    execFileSync(OPENSSL, args, { stdio: 'pipe' });
-  };
-  run(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', keyFile]);
-  run(['req', '-new', '-key', keyFile, '-out', csrFile, '-subj', `/CN=${dns}`]);
-  const extFile = join(dir, `${dns}.ext`);
-  writeFileSync(extFile, `subjectAltName=DNS:${dns}\nextendedKeyUsage=serverAuth\n`);
-  run([
-    'x509',
-    '-req',
-    '-in',
-    csrFile,
-    '-CA',
-    ca.certFile,
-    '-CAkey',
-    ca.keyFile,
-    '-CAcreateserial',
-    '-out',
-    certFile,
-    '-extfile',
-    extFile,
-    '-days',
-    '2',
-  ]);
-  return { certFile, keyFile };
+  return signed(dir, dns, ca, { cn: dns, ext: `subjectAltName=DNS:${dns}`, usage: 'serverAuth' });
 }
 
 export interface OpensslServer {

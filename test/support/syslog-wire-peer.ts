@@ -81,8 +81,8 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Resolves once `port` accepts a TCP connection (closed at once), or fails with the daemon's log. */
-async function waitForTcpPort(daemon: Daemon, port: number): Promise<void> {
+/** Resolves once `port` accepts a TCP connection (closed at once); `dead` says why to stop trying, if so. */
+export async function waitForTcpPort(port: number, dead: () => Promise<string | undefined>): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
@@ -93,11 +93,17 @@ async function waitForTcpPort(daemon: Daemon, port: number): Promise<void> {
       socket.once('error', () => resolve(false));
     });
     if (open) return;
-    if (!daemon.running) throw new Error(`${daemon.name} exited while starting:\n${await daemon.logTail()}`);
-    if (Date.now() > deadline)
-      throw new Error(`${daemon.name} did not bind TCP ${port}:\n${await daemon.logTail()}`);
+    const why = await dead();
+    if (why !== undefined) throw new Error(why);
+    if (Date.now() > deadline) throw new Error(`nothing listens on TCP ${port} after ${READY_TIMEOUT_MS} ms`);
     await pause(50);
   }
+}
+
+/** For waitForTcpPort: the daemon's log when it has exited. */
+function exited(daemon: Daemon): () => Promise<string | undefined> {
+  return async () =>
+    daemon.running ? undefined : `${daemon.name} exited while starting:\n${await daemon.logTail()}`;
 }
 
 /**
@@ -183,7 +189,7 @@ export class WireReceiver {
     for (const [name, input] of Object.entries(inputs)) {
       const port = this.ports[name] ?? 0;
       if (input.transport === 'udp') await this.daemon.waitForUdpPort(port);
-      else await waitForTcpPort(this.daemon, port);
+      else await waitForTcpPort(port, exited(this.daemon));
       const close = await sendProbe(input, port, tls);
       const probe = await this.next(name, READY_TIMEOUT_MS).finally(close);
       if (probe.message !== PROBE_MESSAGE)

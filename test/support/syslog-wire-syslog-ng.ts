@@ -1,9 +1,8 @@
 // syslog-ng as a wire peer, run from its unpacked prefix: a receiver (its syslog() source, RFC 5424 and
 // octet-counted on TCP/TLS, or network() with flags(syslog-protocol) for LF) writing each field with
 // $(format-json), and a sender (syslog() or network() destinations over UDP, TCP or TLS).
-import { readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Daemon, SYSLOGNG, SYSLOGNG_PREFIX, daemonDir, freeUdpPort } from './syslog-peers.js';
+import { startSyslogNgDaemon, syslogNgVersion } from './syslog-daemons.js';
+import { daemonDir, freeUdpPort } from './syslog-peers.js';
 import {
   WireReceiver,
   WireSender,
@@ -15,15 +14,6 @@ import {
   type SenderOutput,
   type TlsFiles,
 } from './syslog-wire-peer.js';
-
-/** The x.y of the unpacked syslog-ng: its module directory's name (usr/lib/syslog-ng/3.38). */
-function syslogNgVersion(): string {
-  const version = readdirSync(join(SYSLOGNG_PREFIX, 'usr/lib/syslog-ng')).find((name) =>
-    /^\d+\.\d+$/.test(name),
-  );
-  if (version === undefined) throw new Error(`no syslog-ng module directory under ${SYSLOGNG_PREFIX}`);
-  return version;
-}
 
 const SYSLOGNG_OPTIONS =
   'options { stats_freq(0); keep_hostname(yes); chain_hostnames(no); use_dns(no); frac_digits(6); time_reopen(1); };';
@@ -53,25 +43,6 @@ function syslogNgDestination(id: number, output: SenderOutput, tls: TlsFiles | u
   const options = [`port(${output.port})`, `transport("${output.transport}")`, `persist-name("d${id}")`];
   if (output.transport === 'tls') options.push(syslogNgTls(tls, 'required-trusted'));
   return `destination d${id} { ${driver}("localhost" ${options.join(' ')}); };`;
-}
-
-function startSyslogNgDaemon(name: string, dir: string, config: string[]): Daemon {
-  writeFileSync(join(dir, 'syslog-ng.conf'), `${config.join('\n')}\n`);
-  const lib = join(SYSLOGNG_PREFIX, 'usr/lib/syslog-ng');
-  const args = [
-    '-F',
-    '--no-caps',
-    '-f',
-    join(dir, 'syslog-ng.conf'),
-    '-R',
-    join(dir, 'syslog-ng.persist'),
-    '-p',
-    join(dir, 'syslog-ng.pid'),
-    '-c',
-    join(dir, 'syslog-ng.ctl'),
-    `--module-path=${join(lib, syslogNgVersion())}`,
-  ];
-  return Daemon.start({ name, dir, binary: SYSLOGNG, args, env: { LD_LIBRARY_PATH: lib } });
 }
 
 /**

@@ -110,14 +110,16 @@ function makeCa(dir: string, name: string, cn: string): PemPair {
   return pair(certFile, keyFile);
 }
 
-interface Leaf {
+export interface Leaf {
   cn: string;
+  /** openssl extension lines, e.g. `subjectAltName=DNS:syslog.test`. */
   ext: string;
   usage: 'serverAuth' | 'clientAuth';
   expired?: boolean;
 }
 
-function signed(dir: string, name: string, ca: PemPair, leaf: Leaf): PemPair {
+/** A P-256 leaf certificate signed by `ca`, written as `<name>.crt` / `<name>.key` under `dir`. */
+export function signed(dir: string, name: string, ca: PemPair, leaf: Leaf): PemPair {
   const keyFile = join(dir, `${name}.key`);
   const csrFile = join(dir, `${name}.csr`);
   const certFile = join(dir, `${name}.crt`);
