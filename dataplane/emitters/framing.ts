@@ -18,6 +18,7 @@ export const MAX_OCTET_COUNT_DIGITS = 10;
 
 const LF = 0x0a;
 const SP = 0x20;
+const DIGIT_0 = 0x30;
 
 /** The datagram for `payload`, or SR3030 when it is larger than UDP carries. */
 export function datagramFrame(payload: Uint8Array, size = payload.length): Uint8Array | MessageError {
@@ -29,18 +30,30 @@ export function datagramFrame(payload: Uint8Array, size = payload.length): Uint8
 
 /** `<length> <payload>`, or SR3031 when the length needs more than ten digits. */
 export function octetCountedFrame(payload: Uint8Array, size = payload.length): Uint8Array | MessageError {
-  const count = String(size);
-  if (count.length > MAX_OCTET_COUNT_DIGITS) {
+  const digits = decimalDigits(size);
+  if (digits > MAX_OCTET_COUNT_DIGITS) {
     return messageError(
       'SR3031',
       `the encoded message has ${size} bytes: its octet count needs more than ten digits`,
     );
   }
-  const frame = Buffer.allocUnsafe(count.length + 1 + payload.length);
-  frame.write(count, 0, 'latin1');
-  frame[count.length] = SP;
-  frame.set(payload, count.length + 1);
+  const frame = Buffer.allocUnsafe(digits + 1 + payload.length);
+  // The count's digits written in place: cheaper than formatting a string and writing it as latin1.
+  let rest = size;
+  for (let i = digits - 1; i >= 0; i--) {
+    frame[i] = DIGIT_0 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  frame[digits] = SP;
+  frame.set(payload, digits + 1);
   return frame;
+}
+
+/** Decimal digits of a byte count (a non-negative integer; `size` of tests may be far above any real one). */
+function decimalDigits(size: number): number {
+  let digits = 1;
+  for (let rest = size; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
 }
 
 /** `<payload>LF`, or SR3032 when the payload already contains LF. */

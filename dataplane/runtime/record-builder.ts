@@ -4,10 +4,15 @@
 // an I64 literal into a U8 field is range-checked) and the finished record must conform to the target
 // schema: a null left in a field that is not OPTIONAL is SR3104. Failures throw a RecordError naming the
 // field, which the route turns into a message error.
+//
+// This runs for every record a route places, so the record is made by one object literal per target
+// schema (record-literal.ts): every record of a relay has one hidden class, and the inherited fields are
+// read with named, monomorphic loads instead of keyed stores and loads over the field names.
 import type { GraphAssignment, GraphField, GraphSchema } from '../graph/types.js';
 import { fieldConverter, identity, type Convert } from './convert.js';
 import { RecordError } from './errors.js';
 import { compileExpression } from './expressions.js';
+import { inheritingLiteral, requiredCheck } from './record-literal.js';
 import { GraphBuildError, type EvalScope, type Evaluate, type ExpressionOptions } from './scope.js';
 import type { RecordValues } from './values.js';
 
@@ -52,12 +57,11 @@ export function compileRecordBuilder(spec: RecordBuilderSpec, options: Expressio
   const names = spec.schema.fields.map((field) => field.name);
   const required = spec.schema.fields.filter((field) => !field.optional).map((field) => field.name);
   const target = spec.target;
+  const start = inheritingLiteral(names, new Set(inherit));
+  const firstNull = requiredCheck(required);
 
   return (scope) => {
-    const output: RecordValues = {};
-    for (const name of names) output[name] = null;
-    const input = scope.input;
-    if (input !== undefined) for (const name of inherit) output[name] = input[name] ?? null;
+    const output = start(scope.input);
     if (steps.length > 0) {
       const local: EvalScope = { ...scope, output };
       for (const step of steps) {
@@ -65,10 +69,10 @@ export function compileRecordBuilder(spec: RecordBuilderSpec, options: Expressio
         output[step.field] = step.convert === identity ? value : step.convert(value);
       }
     }
-    for (const name of required) {
-      if (output[name] === null) {
-        throw new RecordError('SR3104', `field ${name} of ${target} is not OPTIONAL, but its value is null`);
-      }
+    const missing = firstNull(output);
+    if (missing >= 0) {
+      const name = required[missing] ?? '';
+      throw new RecordError('SR3104', `field ${name} of ${target} is not OPTIONAL, but its value is null`);
     }
     return output;
   };

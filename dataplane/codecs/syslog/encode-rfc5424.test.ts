@@ -207,3 +207,24 @@ describe('RFC 5424 encoding refusals: SR3008, naming the field and the rule, nev
     }
   });
 });
+
+describe('RFC 5424 encoding of a stream: each record encodes as it would on its own', () => {
+  it('a repeat, a change, a refused value and the repeat again each encode as on their own', () => {
+    const codec = syslogCodec();
+    const fields = { hostname: 'web-01', app_name: 'nginx', proc_id: '42', msg_id: 'ACCESS' };
+    const stream: RecordValues[] = [
+      record(fields),
+      record(fields),
+      record({ ...fields, hostname: 'web-02' }),
+      record({ ...fields, proc_id: 'has space' }),
+      record({ ...fields, msg_id: null }),
+      record(fields),
+      record({ ...fields, app_name: 7 }),
+      record(fields),
+    ];
+    for (const values of stream) {
+      assert.deepEqual(codec.encode?.(values), syslogCodec().encode?.(values), JSON.stringify(values));
+    }
+    assert.equal(encodedText(record(fields), codec), '<165>1 - web-01 nginx 42 ACCESS - hello');
+  });
+});

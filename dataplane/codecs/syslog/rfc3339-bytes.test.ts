@@ -41,4 +41,21 @@ describe('RFC 3339 date-times read from bytes', () => {
     '2025-1-01T23:59:59Z',
   ];
   for (const text of invalid) it(`refuses ${text}`, () => assert.equal(read(text), -1));
+
+  it('gives the same answers in any order (the last date-time read is kept and compared by bytes)', () => {
+    const texts = [...valid.map(([text]) => text), ...invalid];
+    const expected = new Map(texts.map((text) => [text, read(text)]));
+    for (let round = 0; round < 3; round++) {
+      for (const text of [...texts].reverse()) assert.deepEqual(read(text), expected.get(text), text);
+      // the same second twice, then one differing in a single byte of each position
+      const base = '2003-10-11T22:14:15Z';
+      assert.deepEqual(read(base), read(base));
+      for (let i = 0; i < 19; i++) {
+        const bytes = new TextEncoder().encode(base);
+        bytes[i] = bytes[i] === 0x31 ? 0x30 : 0x31;
+        const changed = new TextDecoder().decode(bytes);
+        assert.notDeepEqual(read(changed), read(base), changed);
+      }
+    }
+  });
 });

@@ -17,6 +17,16 @@ const Z_LOWER = 0x7a;
 const PLUS = 0x2b;
 /** `YYYY-MM-DDThh:mm:ssZ`, the shortest date-time. */
 const SHORTEST = 20;
+/** `YYYY-MM-DDThh:mm:ss`, the part before the fraction and the zone. */
+const DATE_TIME = 19;
+
+/**
+ * The last valid `YYYY-MM-DDThh:mm:ss` read and its seconds: the messages of a stream mostly carry the
+ * second of the one before, and comparing 19 bytes is cheaper than reading them (NaN: nothing kept yet,
+ * and the zero bytes it is compared with never make a valid date-time).
+ */
+const lastDateTime = new Uint8Array(DATE_TIME);
+let lastSeconds = Number.NaN;
 
 /**
  * Reads a date-time at `at` that ends at SP or `end`; sets the scan's timestamp and returns the index
@@ -24,8 +34,8 @@ const SHORTEST = 20;
  */
 export function readRfc3339(bytes: Uint8Array, at: number, end: number, scan: SyslogScan): number {
   if (at + SHORTEST > end) return -1;
-  const seconds = dateTimeSeconds(bytes, at);
-  let i = at + 19;
+  const seconds = cachedDateTimeSeconds(bytes, at);
+  let i = at + DATE_TIME;
   let nanos = 0;
   if (bytes[i] === DOT) {
     const stop = digitRun(bytes, i + 1, end);
@@ -37,6 +47,19 @@ export function readRfc3339(bytes: Uint8Array, at: number, end: number, scan: Sy
   if (Number.isNaN(seconds + nanos + offsetMinutes) || (next < end && bytes[next] !== SP)) return -1;
   scan.setTimestamp(seconds - offsetMinutes * 60, nanos);
   return next;
+}
+
+/** dateTimeSeconds, through the last one read; compared from the end, where the seconds change. */
+function cachedDateTimeSeconds(bytes: Uint8Array, at: number): number {
+  let i = DATE_TIME - 1;
+  while (i >= 0 && lastDateTime[i] === bytes[at + i]) i--;
+  if (i < 0) return lastSeconds;
+  const seconds = dateTimeSeconds(bytes, at);
+  if (!Number.isNaN(seconds)) {
+    for (let k = 0; k < DATE_TIME; k++) lastDateTime[k] = bytes[at + k] ?? 0;
+    lastSeconds = seconds;
+  }
+  return seconds;
 }
 
 /** Epoch seconds of `YYYY-MM-DDThh:mm:ss` at `at` with the zone not applied, or NaN. */

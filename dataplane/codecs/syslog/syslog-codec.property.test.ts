@@ -99,6 +99,20 @@ describe('SYSLOG codec properties', () => {
     }
   });
 
+  it('trailing CR, LF and NUL change nothing: the bytes after the frame are never read', () => {
+    const trail = fc.array(fc.constantFrom('\r', '\n', '\0'), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(SYSLOGISH, trail, (text, tail) => {
+        const base = text.replace(/[\r\n\0]+$/, '');
+        fc.pre(base !== '');
+        const expected = decodeWith(codec, bytesOf(base));
+        assert.deepEqual(decodeWith(codec, bytesOf(base + tail.join(''))), expected);
+        assert.deepEqual(decodeWith(codec, Buffer.from(base + tail.join(''), 'utf8')), expected);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('invalid UTF-8 anywhere is SR3001', () => {
     const invalid = fc.constantFrom(
       [0xff],

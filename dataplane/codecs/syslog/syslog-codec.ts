@@ -3,8 +3,9 @@
 // records encode as RFC 5424 version 1. Every rule and decision: docs/codecs-syslog.md.
 //
 // This is the data plane's hottest decoder, so it reads bytes, not text: one walk over the payload fills
-// a reused SyslogScan with offsets, UTF-8 is validated once for the whole payload, and only the pieces
-// the schema keeps become strings.
+// a reused SyslogScan with offsets, UTF-8 is validated once for the whole payload, only the pieces the
+// schema keeps become strings (sliced by offsets, no views), and the record is one object literal made for
+// the schema (runtime/record-literal.ts), so every record of a codec has the same hidden class.
 import { isUtf8 } from 'node:buffer';
 import {
   SYSLOG_FIELD_SHAPES,
@@ -13,11 +14,13 @@ import {
   type SyslogField,
 } from '../../graph/types.js';
 import { messageError } from '../../runtime/errors.js';
+import { readingLiteral } from '../../runtime/record-literal.js';
 import type { RecordValues } from '../../runtime/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';
 import { Rfc5424Encoder } from './encode-rfc5424.js';
-import { FIELD_READERS, type FieldReader } from './syslog-fields.js';
+import { FIELD_READERS } from './syslog-fields.js';
 import { FrameScanner, UtcYear } from './syslog-frame.js';
+import type { SyslogScan } from './syslog-scan.js';
 
 type SyslogGraphCodec = Extract<GraphCodec, { kind: 'syslog' }>;
 
@@ -63,8 +66,7 @@ class SyslogCodec implements Codec {
   readonly kind = 'syslog' as const;
   readonly encode?: (record: Readonly<RecordValues>) => EncodeResult;
   private readonly frame: FrameScanner;
-  private readonly names: string[];
-  private readonly readers: FieldReader[];
+  private readonly record: (bytes: Uint8Array, scan: SyslogScan) => RecordValues;
 
   constructor(
     readonly schema: GraphSchema,
@@ -72,10 +74,13 @@ class SyslogCodec implements Codec {
     options: SyslogCodecOptions,
   ) {
     this.frame = new FrameScanner(new UtcYear(options.now ?? Date.now));
-    this.names = schema.fields.map((field) => field.name);
-    this.readers = schema.fields.map((field) => FIELD_READERS[field.name as SyslogField]);
+    const names = schema.fields.map((field) => field.name as SyslogField);
+    this.record = readingLiteral(
+      names,
+      names.map((name) => FIELD_READERS[name]),
+    );
     if (canEncode) {
-      const encoder = new Rfc5424Encoder(new Set(this.names as SyslogField[]));
+      const encoder = new Rfc5424Encoder(new Set(names));
       this.encode = (record) => encoder.encode(record);
     }
   }
@@ -88,16 +93,11 @@ class SyslogCodec implements Codec {
         error: messageError('SR3020', 'the syslog payload is empty once trailing CR, LF and NUL are removed'),
       };
     }
-    const bytes = end === payload.length ? payload : payload.subarray(0, end);
-    if (!isUtf8(bytes)) return { error: messageError('SR3001', 'the syslog payload is not valid UTF-8') };
-    const error = this.frame.read(bytes, end);
+    // The trailing bytes are ASCII, so the payload is valid UTF-8 exactly when `[0, end)` is: no view needed.
+    if (!isUtf8(payload)) return { error: messageError('SR3001', 'the syslog payload is not valid UTF-8') };
+    const error = this.frame.read(payload, end);
     if (error !== undefined) return { error };
-    const scan = this.frame.scan;
-    const record: RecordValues = {};
-    for (let i = 0; i < this.names.length; i++) {
-      record[this.names[i] ?? ''] = (this.readers[i] as FieldReader)(bytes, scan);
-    }
-    return { records: [record] };
+    return { records: [this.record(payload, this.frame.scan)] };
   }
 }
 

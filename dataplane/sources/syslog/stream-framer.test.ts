@@ -165,4 +165,25 @@ describe('StreamFramer', () => {
     const outcome = frameAll([Buffer.from('a\u0000b\rc\u0000\r\n')], 100);
     assert.deepEqual(outcome.frames, [hex('a\u0000b\rc\u0000')]);
   });
+
+  describe('a chunk of whole octet-counted frames, then one that breaks a rule', () => {
+    const whole = Buffer.from('3 abc5 hello1 x');
+    const cases: [name: string, tail: string, cause: FramingCause | undefined, frames: string[]][] = [
+      ['a leading zero', '03 abc', 'count_leading_zero', []],
+      ['eleven digits', '12345678901 x', 'count_too_long', []],
+      ['ten digits over the limit', '1234567890 x', 'frame_too_large', []],
+      ['a count over the limit', '65 x', 'frame_too_large', []],
+      ['no SP after the count', '3xabc', 'count_not_followed_by_space', []],
+      ['a frame cut by the chunk end', '4 ab', undefined, []],
+      ['a line', 'plain\n', undefined, ['plain']],
+      ['the limit exactly', `64 ${'y'.repeat(64)}`, undefined, ['y'.repeat(64)]],
+    ];
+    for (const [name, tail, cause, frames] of cases) {
+      it(`${name}: the frames before it come out, then the state machine decides`, () => {
+        const outcome = frameAll([Buffer.concat([whole, Buffer.from(tail)])], 64);
+        assert.deepEqual(outcome.frames, [...['abc', 'hello', 'x'], ...frames].map(hex));
+        assert.equal(outcome.error, cause);
+      });
+    }
+  });
 });

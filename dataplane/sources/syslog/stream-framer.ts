@@ -10,6 +10,10 @@
 // Frames are `subarray` views of the chunk when they lie in one; a frame spanning chunks is copied into a
 // buffer of its own, so per-connection memory stays bounded by `maxMessageSize` (plus one byte: a CR that
 // may precede the LF). The result never depends on how the stream was split into chunks.
+//
+// Most chunks are runs of whole octet-counted frames, so between frames `push` first tries a straight loop
+// over them (#wholeFrames); anything else — a frame cut by the chunk's end, a line, a count that breaks a
+// rule — is left to the state machine from the frame's first byte, which then decides exactly as always.
 
 export type FramingCause =
   'count_leading_zero' | 'count_zero' | 'count_too_long' | 'count_not_followed_by_space' | 'frame_too_large';
@@ -47,6 +51,8 @@ export class StreamFramer {
   /** line: the bytes held for a line that spans chunks (`#held` of `#line.length` used). */
   #line: Buffer | undefined;
   #held = 0;
+  /** The count of the frame #wholeFrames is at. */
+  #whole = 0;
 
   constructor(maxMessageSize: number) {
     if (!(maxMessageSize >= 1))
@@ -88,7 +94,8 @@ export class StreamFramer {
     while (at < end && this.#error === undefined) {
       switch (this.#state) {
         case 'frame-start':
-          at = this.#frameStart(chunk, at);
+          at = this.#wholeFrames(chunk, at, onFrame);
+          if (at < end) at = this.#frameStart(chunk, at);
           break;
         case 'count':
           at = this.#readCount(chunk, at);
@@ -102,6 +109,41 @@ export class StreamFramer {
       }
     }
     return this.#error;
+  }
+
+  /**
+   * From a frame start: delivers the octet-counted frames that lie whole in the chunk and follow every
+   * rule, and returns the index of the first frame that does not (or the chunk's end).
+   */
+  #wholeFrames(chunk: Buffer, start: number, onFrame: (frame: Buffer) => void): number {
+    const end = chunk.length;
+    let at = start;
+    while (at < end) {
+      const body = this.#wholeCount(chunk, at);
+      const bodyEnd = body + this.#whole;
+      if (body < 0 || bodyEnd > end) return at;
+      onFrame(chunk.subarray(body, bodyEnd));
+      at = bodyEnd;
+    }
+    return at;
+  }
+
+  /**
+   * A valid MSG-LEN and its SP at `at`, within the listener's limit: sets `#whole` to it and returns the
+   * index of the body; -1 for anything else (the state machine then reads it byte by byte).
+   */
+  #wholeCount(chunk: Buffer, at: number): number {
+    let byte = chunk[at] ?? 0;
+    if (byte <= DIGIT_0 || byte > DIGIT_9) return -1; // not a count, or a leading zero
+    let i = at;
+    let count = 0;
+    do {
+      count = count * 10 + (byte - DIGIT_0);
+      byte = chunk[++i] ?? 0;
+    } while (byte >= DIGIT_0 && byte <= DIGIT_9 && i - at < MAX_COUNT_DIGITS);
+    if (byte !== SP || count > this.#max) return -1;
+    this.#whole = count;
+    return i + 1;
   }
 
   /** RFC 6587 §3.4: the first byte of a frame tells the method (a digit: octet counting). */
