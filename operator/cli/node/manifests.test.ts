@@ -332,6 +332,55 @@ CREATE CLIENT tls_in TYPE SYSLOG MOUNT pki VERSION LATEST
       await until(() => reports.some((report) => summary(report).includes('default applied v3')));
     });
 
+    it('bug: a file saved by rename in a watched directory reloaded only the first time — now every save does', async () => {
+      const reports: ManifestReport[] = [];
+      manifests = manifestsOf(node, dir, (report) => reports.push(report));
+      await manifests.reload({ initial: true });
+      manifests.watch();
+      const staged = tempDir('streamroute-manifests-staged-');
+      try {
+        for (const [save, relay] of ['a', 'b', 'c'].entries()) {
+          const file = join(staged, `orders.sql.${relay}`);
+          writeFileSync(file, `${QUICKSTART}\nCREATE RELAY ${relay} SCHEMA orders UNBRANCHED;`);
+          renameSync(file, join(dir, 'orders.sql'));
+          await until(() =>
+            reports.some((report) => summary(report).includes(`default applied v${save + 2}`)),
+          );
+        }
+        assert.ok(node.store.objects('default').some((object) => object.metadata.name === 'c'));
+      } finally {
+        removeDir(staged);
+      }
+    });
+
+    it('sees saves by rename in a directory made while watching, and in one that replaced another', async () => {
+      const reports: ManifestReport[] = [];
+      manifests = manifestsOf(node, dir, (report) => reports.push(report));
+      await manifests.reload({ initial: true });
+      manifests.watch();
+      const applied = (version: number) => () =>
+        reports.some((report) => summary(report).includes(`default applied v${version}`));
+      const save = (path: string, text: string): void => {
+        writeFileSync(`${path}.swp`, text);
+        renameSync(`${path}.swp`, path);
+      };
+      const nested = join(dir, 'nested');
+      mkdirSync(nested);
+      save(join(nested, 'more.sql'), 'CREATE RELAY more SCHEMA orders UNBRANCHED;');
+      await until(applied(2));
+      save(join(nested, 'more.sql'), 'CREATE RELAY other SCHEMA orders UNBRANCHED;');
+      await until(applied(3));
+      const fresh = join(dir, 'fresh');
+      mkdirSync(fresh);
+      writeFileSync(join(fresh, 'more.sql'), 'CREATE RELAY third SCHEMA orders UNBRANCHED;');
+      rmSync(nested, { recursive: true });
+      renameSync(fresh, nested);
+      await until(applied(4));
+      save(join(nested, 'more.sql'), 'CREATE RELAY fourth SCHEMA orders UNBRANCHED;');
+      await until(applied(5));
+      assert.ok(node.store.objects('default').some((object) => object.metadata.name === 'fourth'));
+    });
+
     it('sees an editor replace a watched file by renaming a new one over it', async () => {
       const file = join(dir, 'team-a.yaml');
       let reloaded: (report: ManifestReport) => void = () => undefined;
