@@ -1,14 +1,14 @@
 // Throughput of one syslog TCP connection into a trivial deliver (counts frames): 2M octet-counted RFC 5424
 // lines of ~120 bytes written over loopback in 1 MiB writes. Also times the framer alone on the same bytes
 // as a baseline in the same run. Not a test.
-//   npx tsx dataplane/sources/syslog/tcp-throughput.bench.ts [frames]
+//   npx tsx test/bench/syslog-listener.bench.ts [frames]
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { systemClock } from '../../runtime/clock.js';
-import { Telemetry } from '../../runtime/telemetry.js';
-import { StreamFramer } from './stream-framer.js';
-import { createSyslogListener } from './syslog-listener.js';
+import { systemClock } from '../../dataplane/runtime/clock.js';
+import { Telemetry } from '../../dataplane/runtime/telemetry.js';
+import { StreamFramer } from '../../dataplane/sources/syslog/stream-framer.js';
+import { createSyslogListener } from '../../dataplane/sources/syslog/syslog-listener.js';
 
 const total = Number(process.argv[2] ?? 2_000_000);
 const line = (n: number): string => {
