@@ -5,7 +5,7 @@
 // that batch and makes the emitter rebuild the sender like any other transport failure.
 import { createSocket, type Socket } from 'node:dgram';
 import type { ResolvedAddress } from './connect-budget.js';
-import { SenderError, hostPort, senderError, type Sender } from './sender.js';
+import { SenderError, SenderLife, hostPort, senderError, type Sender } from './sender.js';
 import type { AttemptHooks } from './stream-sender.js';
 
 export async function openDatagramSender(
@@ -52,11 +52,8 @@ function connectSocket(family: 4 | 6, address: string, port: number): Promise<So
 class DatagramSender implements Sender {
   readonly #socket: Socket;
   readonly #where: string;
+  readonly #life = new SenderLife();
   #error: SenderError | undefined;
-  #lost: ((error: SenderError) => void) | undefined;
-  #closed = false;
-  /** Sends not called back yet: failed when the socket goes, in case its callbacks never come. */
-  readonly #pending = new Set<(error: SenderError) => void>();
 
   constructor(
     socket: Socket,
@@ -67,46 +64,35 @@ class DatagramSender implements Sender {
     this.#where = where;
     socket.on('error', (error: unknown) => {
       this.#error = senderError(error, where);
-      if (this.#closed) return;
-      this.#closed = true;
+      if (this.#life.closed) return;
       socket.close();
-      for (const fail of this.#pending) fail(this.#error);
-      this.#pending.clear();
-      this.#lost?.(this.#error);
+      this.#life.lose(this.#error);
     });
   }
 
   send(units: readonly Uint8Array[]): Promise<void> {
-    if (this.#closed) {
+    if (this.#life.closed) {
       return Promise.reject(
         this.#error ??
           new SenderError('ERR_SOCKET_DGRAM_NOT_RUNNING', `${this.#where}: the socket is closed`),
       );
     }
-    const sends = units.map(
-      (unit) =>
-        new Promise<void>((resolve, reject) => {
-          this.#pending.add(reject);
-          this.#socket.send(unit, (error) => {
-            this.#pending.delete(reject);
-            if (error === null || error === undefined) resolve();
-            else reject(senderError(error, this.#where));
-          });
-        }),
+    const sends = units.map((unit) =>
+      this.#life.write((done) =>
+        this.#socket.send(unit, (error) =>
+          done(error === null || error === undefined ? undefined : senderError(error, this.#where)),
+        ),
+      ),
     );
     return Promise.all(sends).then(() => undefined);
   }
 
   onLost(listener: (error: SenderError) => void): void {
-    this.#lost = listener;
+    this.#life.onLost(listener);
   }
 
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
     const closed = new SenderError('ERR_SOCKET_DGRAM_NOT_RUNNING', `${this.#where}: the sender was closed`);
-    for (const fail of this.#pending) fail(closed);
-    this.#pending.clear();
-    this.#socket.close();
+    if (this.#life.close(closed)) this.#socket.close();
   }
 }

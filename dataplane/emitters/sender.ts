@@ -32,6 +32,54 @@ export interface Sender {
   close(): void;
 }
 
+/**
+ * What every sender does when its transport goes: the writes still waiting fail (their callbacks may
+ * never come), and the emitter hears of a loss it did not cause, once.
+ */
+export class SenderLife {
+  #closed = false;
+  #lost: ((error: SenderError) => void) | undefined;
+  readonly #waiting = new Set<(error: SenderError) => void>();
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  onLost(listener: (error: SenderError) => void): void {
+    this.#lost = listener;
+  }
+
+  /** One write: `start` writes and calls `done` (with the error, if it failed) when the socket answers. */
+  write(start: (done: (error?: SenderError) => void) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.add(reject);
+      start((error) => {
+        this.#waiting.delete(reject);
+        if (error === undefined) resolve();
+        else reject(error);
+      });
+    });
+  }
+
+  /** The transport went on its own: waiting writes fail with `error` and the emitter is told. */
+  lose(error: SenderError): void {
+    if (this.#finish(error)) this.#lost?.(error);
+  }
+
+  /** The emitter closed it: waiting writes fail with `error`; false when it was closed already. */
+  close(error: SenderError): boolean {
+    return this.#finish(error);
+  }
+
+  #finish(error: SenderError): boolean {
+    if (this.#closed) return false;
+    this.#closed = true;
+    for (const fail of this.#waiting) fail(error);
+    this.#waiting.clear();
+    return true;
+  }
+}
+
 /** A SenderError for whatever a socket or resolver threw, with `where` (host:port) in the message. */
 export function senderError(error: unknown, where: string): SenderError {
   if (error instanceof SenderError) return error;

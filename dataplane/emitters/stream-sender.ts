@@ -11,7 +11,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import type { ConnectBudget, ResolvedAddress } from './connect-budget.js';
-import { PEER_CLOSED, SenderError, hostPort, senderError, type Sender } from './sender.js';
+import { PEER_CLOSED, SenderError, SenderLife, hostPort, senderError, type Sender } from './sender.js';
 
 /** Trust roots and client identity of a TLS emitter (PEM); `ca` absent → the platform's roots. */
 export interface EmitterTlsMaterial {
@@ -138,11 +138,8 @@ function tlsSocket(target: StreamTarget, address: string): Socket {
 class StreamSender implements Sender {
   readonly #socket: Socket;
   readonly #where: string;
+  readonly #life = new SenderLife();
   #error: SenderError | undefined;
-  #lost: ((error: SenderError) => void) | undefined;
-  #closed = false;
-  /** Writes not called back yet: failed when the socket closes, in case their callbacks never come. */
-  readonly #pending = new Set<(error: SenderError) => void>();
 
   constructor(
     socket: Socket,
@@ -157,56 +154,48 @@ class StreamSender implements Sender {
     });
     // A syslog receiver sends nothing; whatever arrives is read and discarded so it cannot back up.
     socket.on('data', () => {});
-    socket.on('close', () => {
-      if (this.#closed) return;
-      this.#closed = true;
-      const error = this.#error ?? new SenderError(PEER_CLOSED, `${where}: the peer closed the connection`);
-      for (const fail of this.#pending) fail(error);
-      this.#pending.clear();
-      this.#lost?.(error);
-    });
+    socket.on('close', () =>
+      this.#life.lose(
+        this.#error ?? new SenderError(PEER_CLOSED, `${where}: the peer closed the connection`),
+      ),
+    );
   }
 
   send(units: readonly Uint8Array[]): Promise<void> {
-    if (this.#closed || this.#socket.destroyed) {
+    if (this.#life.closed || this.#socket.destroyed) {
       return Promise.reject(
         this.#error ?? new SenderError(PEER_CLOSED, `${this.#where}: the connection is closed`),
       );
     }
     const data = units.length === 1 ? (units[0] as Uint8Array) : Buffer.concat(units);
-    return new Promise((resolve, reject) => {
-      this.#pending.add(reject);
+    return this.#life.write((done) =>
       this.#socket.write(data, (error) => {
-        this.#pending.delete(reject);
         // Node calls back WITHOUT an error for a write the kernel never took when a reset destroyed the
         // socket meanwhile (measured on Node 20): only a write on a socket still intact succeeded.
         const intact = !this.#socket.destroyed && this.#error === undefined;
         if ((error === undefined || error === null) && intact) {
-          resolve();
+          done();
           return;
         }
         // The socket's own error (ECONNRESET, EPIPE) may be emitted just after the callback: wait for it.
         setImmediate(() =>
-          reject(
+          done(
             this.#error ??
               (error
                 ? senderError(error, this.#where)
                 : new SenderError(PEER_CLOSED, `${this.#where}: the connection closed during a write`)),
           ),
         );
-      });
-    });
+      }),
+    );
   }
 
   onLost(listener: (error: SenderError) => void): void {
-    this.#lost = listener;
+    this.#life.onLost(listener);
   }
 
   close(): void {
-    this.#closed = true;
-    const closed = new SenderError(PEER_CLOSED, `${this.#where}: the sender was closed`);
-    for (const fail of this.#pending) fail(closed);
-    this.#pending.clear();
+    this.#life.close(new SenderError(PEER_CLOSED, `${this.#where}: the sender was closed`));
     this.#socket.destroy();
   }
 }
