@@ -5,7 +5,8 @@ import { batchUnits } from './batch-units.js';
 import type { QueuedRecord } from './emitter-queue.js';
 
 function entry(text: string): QueuedRecord {
-  return { record: { message: text }, frame: Buffer.from(`<13>1 - - - - - - ${text}`) };
+  const message = Buffer.from(`<13>1 - - - - - - ${text}`);
+  return { record: { message: text }, message, bytes: message.length };
 }
 
 function codecOf(encode: NonNullable<Codec['encode']>): Codec {

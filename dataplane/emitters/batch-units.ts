@@ -22,7 +22,7 @@ export async function batchUnits(codec: Codec, entries: readonly QueuedRecord[])
 }
 
 async function split(codec: Codec, entries: readonly QueuedRecord[], made: BatchUnits): Promise<void> {
-  const members = entries.map((entry) => ({ record: entry.record, message: entry.frame }));
+  const members = entries.map((entry) => ({ record: entry.record, message: entry.message }));
   let result: Awaited<ReturnType<typeof encodeSyslogBatchOf>>;
   try {
     result = await encodeSyslogBatchOf(codec, members);

@@ -53,7 +53,6 @@ class DatagramSender implements Sender {
   readonly #socket: Socket;
   readonly #where: string;
   readonly #life = new SenderLife();
-  #error: SenderError | undefined;
 
   constructor(
     socket: Socket,
@@ -63,18 +62,18 @@ class DatagramSender implements Sender {
     this.#socket = socket;
     this.#where = where;
     socket.on('error', (error: unknown) => {
-      this.#error = senderError(error, where);
+      const failure = senderError(error, where);
+      this.#life.noteError(failure);
       if (this.#life.closed) return;
       socket.close();
-      this.#life.lose(this.#error);
+      this.#life.lose(failure);
     });
   }
 
   send(units: readonly Uint8Array[]): Promise<void> {
     if (this.#life.closed) {
-      return Promise.reject(
-        this.#error ??
-          new SenderError('ERR_SOCKET_DGRAM_NOT_RUNNING', `${this.#where}: the socket is closed`),
+      return this.#life.gone(
+        () => new SenderError('ERR_SOCKET_DGRAM_NOT_RUNNING', `${this.#where}: the socket is closed`),
       );
     }
     const sends = units.map((unit) =>

@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { ManualClock } from '../runtime/clock.js';
 import { EmitterQueue, type QueuedRecord } from './emitter-queue.js';
 
-const entry = (id: number, size = 10): QueuedRecord => ({ record: { id }, frame: new Uint8Array(size) });
+const entry = (id: number, size = 10): QueuedRecord => ({
+  record: { id },
+  message: new Uint8Array(size),
+  bytes: size,
+});
 const ids = (entries: readonly QueuedRecord[]): unknown[] => entries.map((item) => item.record['id']);
 
 function queue(options: { maxRecords?: number; maxBytes?: number; maxTimeMs?: number } = {}) {

@@ -1,4 +1,4 @@
-// What an emitter holds between encoding and a successful write: framed records in arrival order, cut
+// What an emitter holds between encoding and a successful write: encoded records in arrival order, cut
 // into batches, bounded in bytes. A batch is the unit of writing and of retry (spec §7: a failed batch is
 // kept and sent again whole), so it is removed only after its write succeeded.
 //
@@ -13,8 +13,10 @@ import type { RecordValues } from '../runtime/values.js';
 
 export interface QueuedRecord {
   record: Readonly<RecordValues>;
-  /** The bytes to write: a framed message (TCP/TLS), a datagram or a batch member (UDP). */
-  frame: Uint8Array;
+  /** The encoded message: framed when its batch is written (TCP/TLS), or a datagram or batch member (UDP). */
+  message: Uint8Array;
+  /** What it takes on the wire (its frame's length on TCP/TLS); the queue's bound counts these. */
+  bytes: number;
 }
 
 export class Batch {
@@ -42,7 +44,7 @@ export class Batch {
     if (entry === undefined) return undefined;
     this.entries[this.#head] = undefined as unknown as QueuedRecord;
     this.#head++;
-    this.bytes -= entry.frame.length;
+    this.bytes -= entry.bytes;
     this.units = undefined;
     return entry;
   }
@@ -53,7 +55,7 @@ export class Batch {
     this.entries.length = 0;
     this.entries.push(...kept);
     this.#head = 0;
-    this.bytes = kept.reduce((sum, entry) => sum + entry.frame.length, 0);
+    this.bytes = kept.reduce((sum, entry) => sum + entry.bytes, 0);
     this.units = undefined;
   }
 }
@@ -110,10 +112,10 @@ export class EmitterQueue {
       }
     }
     batch.entries.push(entry);
-    batch.bytes += entry.frame.length;
+    batch.bytes += entry.bytes;
     batch.units = undefined;
     this.#records++;
-    this.#bytes += entry.frame.length;
+    this.#bytes += entry.bytes;
     if (batch.size >= this.#options.maxRecords || batch.bytes >= this.#options.maxBytes) this.close(batch);
   }
 
@@ -160,7 +162,7 @@ export class EmitterQueue {
     const entry = batch.shift();
     if (entry === undefined) return undefined;
     this.#records--;
-    this.#bytes -= entry.frame.length;
+    this.#bytes -= entry.bytes;
     if (batch.size === 0) this.#removeAt(index);
     return entry;
   }

@@ -34,15 +34,32 @@ export interface Sender {
 
 /**
  * What every sender does when its transport goes: the writes still waiting fail (their callbacks may
- * never come), and the emitter hears of a loss it did not cause, once.
+ * never come), the emitter hears of a loss it did not cause, once, and later sends fail with the
+ * transport's first error.
  */
 export class SenderLife {
   #closed = false;
+  #error: SenderError | undefined;
   #lost: ((error: SenderError) => void) | undefined;
   readonly #waiting = new Set<(error: SenderError) => void>();
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** The transport's first error, if it had one. */
+  get error(): SenderError | undefined {
+    return this.#error;
+  }
+
+  /** Notes an error of the socket (the first one is kept). */
+  noteError(error: SenderError): void {
+    this.#error ??= error;
+  }
+
+  /** A send after the end: fails with the transport's error, or `otherwise`. */
+  gone(otherwise: () => SenderError): Promise<never> {
+    return Promise.reject(this.#error ?? otherwise());
   }
 
   onLost(listener: (error: SenderError) => void): void {

@@ -139,7 +139,6 @@ class StreamSender implements Sender {
   readonly #socket: Socket;
   readonly #where: string;
   readonly #life = new SenderLife();
-  #error: SenderError | undefined;
 
   constructor(
     socket: Socket,
@@ -150,29 +149,27 @@ class StreamSender implements Sender {
     this.#where = where;
     socket.setKeepAlive(true);
     socket.on('error', (error: unknown) => {
-      this.#error ??= senderError(error, where);
+      this.#life.noteError(senderError(error, where));
     });
     // A syslog receiver sends nothing; whatever arrives is read and discarded so it cannot back up.
     socket.on('data', () => {});
     socket.on('close', () =>
       this.#life.lose(
-        this.#error ?? new SenderError(PEER_CLOSED, `${where}: the peer closed the connection`),
+        this.#life.error ?? new SenderError(PEER_CLOSED, `${where}: the peer closed the connection`),
       ),
     );
   }
 
   send(units: readonly Uint8Array[]): Promise<void> {
     if (this.#life.closed || this.#socket.destroyed) {
-      return Promise.reject(
-        this.#error ?? new SenderError(PEER_CLOSED, `${this.#where}: the connection is closed`),
-      );
+      return this.#life.gone(() => new SenderError(PEER_CLOSED, `${this.#where}: the connection is closed`));
     }
     const data = units.length === 1 ? (units[0] as Uint8Array) : Buffer.concat(units);
     return this.#life.write((done) =>
       this.#socket.write(data, (error) => {
         // Node calls back WITHOUT an error for a write the kernel never took when a reset destroyed the
         // socket meanwhile (measured on Node 20): only a write on a socket still intact succeeded.
-        const intact = !this.#socket.destroyed && this.#error === undefined;
+        const intact = !this.#socket.destroyed && this.#life.error === undefined;
         if ((error === undefined || error === null) && intact) {
           done();
           return;
@@ -180,7 +177,7 @@ class StreamSender implements Sender {
         // The socket's own error (ECONNRESET, EPIPE) may be emitted just after the callback: wait for it.
         setImmediate(() =>
           done(
-            this.#error ??
+            this.#life.error ??
               (error
                 ? senderError(error, this.#where)
                 : new SenderError(PEER_CLOSED, `${this.#where}: the connection closed during a write`)),
