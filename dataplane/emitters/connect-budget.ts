@@ -5,7 +5,8 @@
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import type { Clock } from '../runtime/clock.js';
-import { SenderError, codeOf } from './sender.js';
+import { errorCode } from '../runtime/error-code.js';
+import { SenderError } from './sender.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -96,7 +97,7 @@ export async function resolveTarget(
     );
   } catch (error: unknown) {
     if (error instanceof SenderError) throw error;
-    const code = codeOf(error);
+    const code = errorCode(error);
     throw new SenderError(
       code === 'UNKNOWN' ? 'ENOTFOUND' : code,
       `${where}: the DNS lookup of ${host} failed (${code})`,

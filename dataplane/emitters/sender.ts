@@ -3,6 +3,7 @@
 // whole batches, and tells when it is lost. Failures are SenderErrors: a stable code (a Node or OpenSSL code such as
 // ECONNREFUSED, ETIMEDOUT, ENOTFOUND, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID) and a message that
 // names host:port and the cause — never payload bytes or key material.
+import { errorCode } from '../runtime/error-code.js';
 
 /** A transport failure: connection refused or reset, DNS failure, timeout, TLS verification, write error. */
 export class SenderError extends Error {
@@ -100,16 +101,9 @@ export class SenderLife {
 /** A SenderError for whatever a socket or resolver threw, with `where` (host:port) in the message. */
 export function senderError(error: unknown, where: string): SenderError {
   if (error instanceof SenderError) return error;
-  const code = codeOf(error);
+  const code = errorCode(error);
   const cause = error instanceof Error ? error.message : String(error);
   return new SenderError(code, `${where}: ${cause}`);
-}
-
-export function codeOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code;
-  }
-  return 'UNKNOWN';
 }
 
 /** `host:port`, IPv6 literals in brackets. */

@@ -7,6 +7,7 @@ import { createSecureContext } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { GraphSyslogClient, MountedFile } from '../graph/types.js';
 import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
+import { errorCode } from './error-code.js';
 
 export interface SyslogTlsFiles {
   cert?: Buffer;
@@ -98,10 +99,7 @@ function problem(
   };
 }
 
-/** The error's code (`ERR_OSSL_…`, `ENOENT`); never its message, which may quote file content. */
+/** The error's code, or its name: never its message, which may quote file content. */
 function codeOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code;
-  }
-  return error instanceof Error ? error.name : 'unknown error';
+  return errorCode(error, error instanceof Error ? error.name : 'unknown error');
 }

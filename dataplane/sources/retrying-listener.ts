@@ -12,6 +12,7 @@
 // Errors of a running server (a failed accept) are reported and the server keeps listening.
 import type { Server } from 'node:net';
 import type { Clock, TimerHandle } from '../runtime/clock.js';
+import { errorCode } from '../runtime/error-code.js';
 
 export interface ListenAddress {
   /** An IP address; IPv6 without brackets. */
@@ -151,7 +152,7 @@ export class RetryingListener {
   }
 
   #onError(error: unknown): void {
-    const code = codeOf(error);
+    const code = errorCode(error);
     if (this.#state === 'Running') {
       this.#hooks.serverError(code);
       return;
@@ -188,11 +189,4 @@ export class RetryingListener {
     this.#waiters = [];
     for (const resolve of waiters) resolve(status);
   }
-}
-
-function codeOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code;
-  }
-  return 'UNKNOWN';
 }

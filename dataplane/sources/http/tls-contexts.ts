@@ -6,6 +6,7 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { MountedFile } from '../../graph/types.js';
 import type { HttpTls } from './target.js';
+import { errorCode } from '../../runtime/error-code.js';
 
 export interface TlsMaterialSource {
   /** The bytes of a file of a resource version uploaded to `domain`; throws when it is missing. */
@@ -43,7 +44,7 @@ export function buildTlsContext(tls: HttpTls, domain: string, source: TlsMateria
     return {
       problem: {
         code: 'tls_invalid',
-        message: `the certificate and key of ${describe(tls)} cannot be used (${codeOf(error)}); expected a PEM certificate chain and the PEM private key that matches it`,
+        message: `the certificate and key of ${describe(tls)} cannot be used (${errorCode(error, 'unknown error')}); expected a PEM certificate chain and the PEM private key that matches it`,
       },
     };
   }
@@ -68,7 +69,7 @@ function readMaterial(
     return {
       problem: {
         code: 'tls_unavailable',
-        message: `the certificate or key of ${describe(tls)} cannot be read (${codeOf(error)})`,
+        message: `the certificate or key of ${describe(tls)} cannot be read (${errorCode(error, 'unknown error')})`,
       },
     };
   }
@@ -77,12 +78,4 @@ function readMaterial(
 function describe(tls: HttpTls): string {
   if ('secretName' in tls) return `Secret ${tls.secretName}`;
   return `${fileLabel(tls.certFile)} and ${fileLabel(tls.keyFile)}`;
-}
-
-/** The error's code (`ERR_OSSL_…`, `ENOENT`); never its message, which may quote file content. */
-function codeOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code;
-  }
-  return 'unknown error';
 }

@@ -23,6 +23,7 @@ import {
 import { countClosed, type SyslogListenerStats } from './listener-stats.js';
 import { StreamFramer } from './stream-framer.js';
 import type { SyslogIntake, SyslogMetadata } from './syslog-intake.js';
+import { errorCode } from '../../runtime/error-code.js';
 
 export interface SyslogTlsMaterial {
   cert: Buffer;
@@ -185,7 +186,7 @@ export class StreamListener {
   }
 
   #failed(connection: Connection, error: unknown): void {
-    if (connection.cause === 'peer') connection.cause = `error:${codeOf(error)}`;
+    if (connection.cause === 'peer') connection.cause = `error:${errorCode(error)}`;
   }
 
   /**
@@ -194,7 +195,7 @@ export class StreamListener {
    * `authorizationError`); so counting happens on close (#closed) and this only names the code.
    */
   #handshakeFailed(error: unknown, socket: TLSSocket): void {
-    const code = typeof socket.authorizationError === 'string' ? socket.authorizationError : codeOf(error);
+    const code = typeof socket.authorizationError === 'string' ? socket.authorizationError : errorCode(error);
     const connection = this.#connections.get(peerOf(socket.remoteAddress, socket.remotePort));
     if (connection !== undefined) connection.cause = 'tls_handshake';
     this.#options.logger.debug(
@@ -238,10 +239,4 @@ export class StreamListener {
 export function peerOf(address: string | undefined, port: number | undefined): string {
   const host = address ?? 'unknown';
   return host.includes(':') ? `[${host}]:${port ?? 0}` : `${host}:${port ?? 0}`;
-}
-
-function codeOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string')
-    return error.code;
-  return 'UNKNOWN';
 }
