@@ -4,6 +4,7 @@
 // ECONNREFUSED, ETIMEDOUT, ENOTFOUND, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID) and a message that
 // names host:port and the cause — never payload bytes or key material.
 import { errorCode } from '../runtime/error-code.js';
+import { formatAddress } from '../sources/retrying-listener.js';
 
 /** A transport failure: connection refused or reset, DNS failure, timeout, TLS verification, write error. */
 export class SenderError extends Error {
@@ -108,5 +109,5 @@ export function senderError(error: unknown, where: string): SenderError {
 
 /** `host:port`, IPv6 literals in brackets. */
 export function hostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  return formatAddress({ host, port });
 }

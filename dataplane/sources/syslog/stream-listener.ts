@@ -14,6 +14,7 @@ import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import type { Clock } from '../../runtime/clock.js';
 import {
+  formatAddress,
   RetryingListener,
   type ListenAddress,
   type ListenerHooks,
@@ -237,6 +238,5 @@ export class StreamListener {
 }
 
 export function peerOf(address: string | undefined, port: number | undefined): string {
-  const host = address ?? 'unknown';
-  return host.includes(':') ? `[${host}]:${port ?? 0}` : `${host}:${port ?? 0}`;
+  return formatAddress({ host: address ?? 'unknown', port: port ?? 0 });
 }
