@@ -1,0 +1,168 @@
+// A small Kubernetes API client over node:https: JSON requests and watch streams, every request behind a
+// client-side rate limit. client-node's KubeConfig reads kubeconfig files and the in-cluster service
+// account; the requests are ours, so that rate limits, watches and server-side apply stay in view.
+import { KubeConfig } from '@kubernetes/client-node';
+import { request, type RequestOptions } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { systemClock, type Clock } from '../runtime/clock.js';
+import { TokenBucket, type RateLimit } from './token-bucket.js';
+
+export interface KubeApiOptions {
+  /** A kubeconfig file; without one, the in-cluster service account, else the default kubeconfig. */
+  kubeconfig?: string;
+  context?: string;
+  rateLimit: RateLimit;
+  userAgent: string;
+  clock?: Clock;
+}
+
+/** A failed API call: the HTTP status and the Status object's reason and message. */
+export class KubeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`${method} ${path}: ${status} ${reason}: ${message}`);
+    this.name = 'KubeApiError';
+  }
+}
+
+export function isStatus(error: unknown, status: number): boolean {
+  return error instanceof KubeApiError && error.status === status;
+}
+
+export interface RequestSpec {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Default `application/json`; server-side apply sends `application/apply-patch+yaml`. */
+  contentType?: string;
+  accept?: string;
+}
+
+export interface WatchEvent<T> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: T;
+}
+
+export function loadKubeConfig(kubeconfig: string | undefined, context: string | undefined): KubeConfig {
+  const config = new KubeConfig();
+  if (kubeconfig !== undefined) config.loadFromFile(kubeconfig);
+  else config.loadFromDefault();
+  if (context !== undefined) config.setCurrentContext(context);
+  if (config.getCurrentCluster() === null) throw new Error('kubeconfig: no current cluster');
+  return config;
+}
+
+export class KubeApi {
+  readonly #config: KubeConfig;
+  readonly #server: URL;
+  readonly #bucket: TokenBucket;
+  readonly #userAgent: string;
+  /** Requests sent, by method: the scale benchmark reads API writes from it. */
+  readonly sent = new Map<string, number>();
+
+  constructor(options: KubeApiOptions) {
+    this.#config = loadKubeConfig(options.kubeconfig, options.context);
+    this.#server = new URL(this.#config.getCurrentCluster()?.server ?? '');
+    this.#bucket = new TokenBucket(options.rateLimit, options.clock ?? systemClock);
+    this.#userAgent = options.userAgent;
+  }
+
+  /** The current context's namespace, if the kubeconfig names one. */
+  get defaultNamespace(): string | undefined {
+    const name = this.#config.getCurrentContext();
+    return this.#config.getContextObject(name)?.namespace;
+  }
+
+  /** One JSON request; resolves with the parsed body, rejects with KubeApiError on a status ≥ 300. */
+  async request<T>(spec: RequestSpec): Promise<T> {
+    const response = await this.#send(spec);
+    const body = await readBody(response);
+    const method = spec.method ?? 'GET';
+    if ((response.statusCode ?? 0) >= 300) throw apiError(response.statusCode ?? 0, body, method, spec.path);
+    return (body.length === 0 ? undefined : JSON.parse(body)) as T;
+  }
+
+  /**
+   * Opens a watch (`watch=true` is added) and calls `onEvent` per line until the server ends the stream
+   * or `signal` aborts. Resolves when the stream ends; rejects on a failed request.
+   */
+  async watch<T>(
+    spec: RequestSpec,
+    onEvent: (event: WatchEvent<T>) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const response = await this.#send({ ...spec, query: { ...spec.query, watch: true } }, signal);
+    if ((response.statusCode ?? 0) >= 300) {
+      throw apiError(response.statusCode ?? 0, await readBody(response), 'GET', spec.path);
+    }
+    await new Promise<void>((resolve, reject) => {
+      let pending = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        pending += chunk;
+        let newline = pending.indexOf('\n');
+        while (newline >= 0) {
+          const line = pending.slice(0, newline);
+          pending = pending.slice(newline + 1);
+          if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent<T>);
+          newline = pending.indexOf('\n');
+        }
+      });
+      response.on('end', resolve);
+      response.on('error', (error) => (signal.aborted ? resolve() : reject(error)));
+      response.on('close', resolve);
+    });
+  }
+
+  async #send(spec: RequestSpec, signal?: AbortSignal): Promise<IncomingMessage> {
+    await this.#bucket.take();
+    const method = spec.method ?? 'GET';
+    this.sent.set(method, (this.sent.get(method) ?? 0) + 1);
+    const url = new URL(this.#server.pathname.replace(/\/$/, '') + spec.path, this.#server);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = {
+      accept: spec.accept ?? 'application/json',
+      'user-agent': this.#userAgent,
+    };
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    if (body !== undefined) headers['content-type'] = spec.contentType ?? 'application/json';
+    const options: RequestOptions = { method, headers };
+    await this.#config.applyToHTTPSOptions(options);
+    options.headers = { ...(options.headers as Record<string, string>), ...headers };
+    return new Promise((resolve, reject) => {
+      const req = request(url, { ...options, ...(signal === undefined ? {} : { signal }) }, resolve);
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+}
+
+function readBody(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
+
+function apiError(status: number, body: string, method: string, path: string): KubeApiError {
+  let reason = 'Unknown';
+  let message = body.slice(0, 500);
+  try {
+    const parsed = JSON.parse(body) as { reason?: string; message?: string };
+    reason = parsed.reason ?? reason;
+    message = parsed.message ?? message;
+  } catch {
+    // not a Status object: keep the start of the body
+  }
+  return new KubeApiError(status, reason, message, method, path);
+}

@@ -1,0 +1,111 @@
+// List, then watch from the list's resourceVersion, as client-go's reflector: bookmarks keep the
+// version fresh, a `410 Gone` (the version fell out of the watch cache) relists, a failed request or
+// dropped stream retries after a capped, doubling backoff that resets once a watch delivers again.
+import type { Clock } from '../runtime/clock.js';
+import { isStatus, type KubeApi, type WatchEvent } from './kube-api.js';
+
+export interface KubeObjectMeta {
+  name: string;
+  namespace?: string;
+  resourceVersion?: string;
+  generation?: number;
+  uid?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: KubeObjectMeta;
+}
+
+export interface ListWatchHandlers<T extends KubeObject> {
+  /** The whole current set, after every (re)list: replaces what the caller held. */
+  onList(items: T[]): void;
+  /** One change after the list. */
+  onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T): void;
+  /** A failed request or stream; the loop retries after `backoffMs`. */
+  onError?(error: unknown, backoffMs: number): void;
+}
+
+export interface ListWatchOptions {
+  api: KubeApi;
+  /** The collection path, e.g. `/api/v1/configmaps` or `/apis/streamroute.io/v1alpha1/relays`. */
+  path: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  clock: Clock;
+  backoff?: { initialMs: number; maxMs: number };
+  signal: AbortSignal;
+}
+
+interface ListBody<T> {
+  metadata: { resourceVersion: string };
+  items: T[];
+}
+
+/** Runs until `signal` aborts; never rejects. */
+export async function runListWatch<T extends KubeObject>(
+  options: ListWatchOptions,
+  handlers: ListWatchHandlers<T>,
+): Promise<void> {
+  const backoff = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
+  let delay = backoff.initialMs;
+  let version: string | undefined;
+  const selectors = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
+  while (!options.signal.aborted) {
+    try {
+      if (version === undefined) {
+        const list = await options.api.request<ListBody<T>>({ path: options.path, query: selectors });
+        version = list.metadata.resourceVersion;
+        handlers.onList(list.items);
+      }
+      let gone = false;
+      await options.api.watch<T>(
+        {
+          path: options.path,
+          query: {
+            ...selectors,
+            resourceVersion: version,
+            allowWatchBookmarks: true,
+            timeoutSeconds: 240 + Math.floor(Math.random() * 120),
+          },
+        },
+        (event: WatchEvent<T>) => {
+          if (event.type === 'ERROR') {
+            gone = (event.object as unknown as { code?: number }).code === 410;
+            return;
+          }
+          version = event.object.metadata.resourceVersion ?? version;
+          delay = backoff.initialMs;
+          if (event.type !== 'BOOKMARK') handlers.onEvent(event.type, event.object);
+        },
+        options.signal,
+      );
+      if (gone) version = undefined;
+    } catch (error) {
+      if (options.signal.aborted) return;
+      if (isStatus(error, 410)) version = undefined;
+      handlers.onError?.(error, delay);
+      await sleep(options.clock, delay, options.signal);
+      delay = Math.min(backoff.maxMs, delay * 2);
+    }
+  }
+}
+
+function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = clock.setTimeout(() => {
+      signal.removeEventListener('abort', wake);
+      resolve();
+    }, ms);
+    const wake = (): void => {
+      clock.clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener('abort', wake, { once: true });
+  });
+}
