@@ -18,15 +18,17 @@ export interface KubeApiOptions {
 
 /** A failed API call: the HTTP status and the Status object's reason and message. */
 export class KubeApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly reason: string,
-    message: string,
-    readonly method: string,
-    readonly path: string,
-  ) {
-    super(`${method} ${path}: ${status} ${reason}: ${message}`);
+  readonly status: number;
+  readonly reason: string;
+  /** The Status object's message alone. */
+  readonly detail: string;
+
+  constructor(failure: { status: number; reason: string; message: string; method: string; path: string }) {
+    super(`${failure.method} ${failure.path}: ${failure.status} ${failure.reason}: ${failure.message}`);
     this.name = 'KubeApiError';
+    this.status = failure.status;
+    this.reason = failure.reason;
+    this.detail = failure.message;
   }
 }
 
@@ -164,5 +166,5 @@ function apiError(status: number, body: string, method: string, path: string): K
   } catch {
     // not a Status object: keep the start of the body
   }
-  return new KubeApiError(status, reason, message, method, path);
+  return new KubeApiError({ status, reason, message, method, path });
 }
