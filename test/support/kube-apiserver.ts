@@ -43,6 +43,11 @@ export interface KubeTestServer {
   workDir: string;
   /** Kills kube-apiserver and etcd, waits for both to exit, removes workDir. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Kills kube-apiserver (not etcd) and starts it again on the same port with the same flags; resolves
+   * once it is ready. `downMs` keeps it down that long first. Clients see the outage watches see.
+   */
+  restartApiServer(downMs?: number): Promise<void>;
 }
 
 export interface StartKubeApiServerOptions {
@@ -353,8 +358,7 @@ async function startOnce(
   const stopAll = async () => {
     for (const p of procs.slice().reverse()) await terminate(p);
   };
-  try {
-    await waitReady(etcd, 'etcd', `${etcdEndpoint}/health`, {});
+  const startApi = async (): Promise<void> => {
     const api = startProcess(
       bins.apiserver,
       [...apiserverArgs(dir, etcdEndpoint, apiPort), ...extraArgs],
@@ -362,10 +366,20 @@ async function startOnce(
     );
     procs.push(api);
     await waitReady(api, 'kube-apiserver', `${server}/readyz`, { ca, token });
+  };
+  try {
+    await waitReady(etcd, 'etcd', `${etcdEndpoint}/health`, {});
+    await startApi();
   } catch (err) {
     await stopAll();
     throw err;
   }
+  const restartApiServer = async (downMs = 0): Promise<void> => {
+    const api = procs.pop();
+    if (api !== undefined) await terminate(api);
+    if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+    await startApi();
+  };
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -373,7 +387,7 @@ async function startOnce(
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });
       liveDirs.delete(dir);
     })());
-  return { kubeconfigPath, server, token, caFile, ca, etcdEndpoint, workDir: dir, stop };
+  return { kubeconfigPath, server, token, caFile, ca, etcdEndpoint, workDir: dir, stop, restartApiServer };
 }
 
 /**
