@@ -91,6 +91,14 @@ export class KubeApi {
   }
 
   /**
+   * One streaming request (a pod-proxied subscription): resolves with the response, whatever its status,
+   * once its head arrives; the caller reads the body as it comes.
+   */
+  stream(spec: RequestSpec, signal: AbortSignal): Promise<IncomingMessage> {
+    return this.#send(spec, signal);
+  }
+
+  /**
    * Opens a watch (`watch=true` is added) and calls `onEvent` per line until the server ends the stream
    * or `signal` aborts. Resolves when the stream ends; rejects on a failed request.
    */
@@ -112,8 +120,16 @@ export class KubeApi {
         while (newline >= 0) {
           const line = pending.slice(0, newline);
           pending = pending.slice(newline + 1);
-          if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent<T>);
           newline = pending.indexOf('\n');
+          if (line.trim() === '') continue;
+          try {
+            onEvent(JSON.parse(line) as WatchEvent<T>);
+          } catch (error: unknown) {
+            // A line that is not JSON (or a handler that throws) ends this watch; the caller retries.
+            response.destroy();
+            reject(error instanceof Error ? error : new Error('watch event failed'));
+            return;
+          }
         }
       });
       response.on('end', resolve);

@@ -64,27 +64,33 @@ export async function runListWatch<T extends KubeObject>(
         handlers.onList(list.items);
       }
       let gone = false;
-      await options.api.watch<T>(
-        {
-          path: options.path,
-          query: {
-            ...selectors,
-            resourceVersion: version,
-            allowWatchBookmarks: true,
-            timeoutSeconds: 240 + Math.floor(Math.random() * 120),
+      const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
+      // A connection that died silently delivers nothing and never ends: give up on the stream a
+      // little after the server would have ended it, and watch again.
+      const stream = deadlineSignal(options.signal, options.clock, (timeoutSeconds + 30) * 1000);
+      await options.api
+        .watch<T>(
+          {
+            path: options.path,
+            query: {
+              ...selectors,
+              resourceVersion: version,
+              allowWatchBookmarks: true,
+              timeoutSeconds,
+            },
           },
-        },
-        (event: WatchEvent<T>) => {
-          if (event.type === 'ERROR') {
-            gone = (event.object as unknown as { code?: number }).code === 410;
-            return;
-          }
-          version = event.object.metadata.resourceVersion ?? version;
-          delay = backoff.initialMs;
-          if (event.type !== 'BOOKMARK') handlers.onEvent(event.type, event.object);
-        },
-        options.signal,
-      );
+          (event: WatchEvent<T>) => {
+            if (event.type === 'ERROR') {
+              gone = (event.object as unknown as { code?: number }).code === 410;
+              return;
+            }
+            version = event.object.metadata.resourceVersion ?? version;
+            delay = backoff.initialMs;
+            if (event.type !== 'BOOKMARK') handlers.onEvent(event.type, event.object);
+          },
+          stream.signal,
+        )
+        .finally(stream.dispose);
       if (gone) version = undefined;
     } catch (error) {
       if (options.signal.aborted) return;
@@ -94,6 +100,27 @@ export async function runListWatch<T extends KubeObject>(
       delay = Math.min(backoff.maxMs, delay * 2);
     }
   }
+}
+
+/** A signal that aborts with `parent` or after `ms`; dispose() disarms the timer. */
+function deadlineSignal(
+  parent: AbortSignal,
+  clock: Clock,
+  ms: number,
+): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  const timer = clock.setTimeout(abort, ms);
+  // A parent aborted while the list was in flight fires no more events: abort now.
+  if (parent.aborted) abort();
+  else parent.addEventListener('abort', abort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clock.clearTimeout(timer);
+      parent.removeEventListener('abort', abort);
+    },
+  };
 }
 
 function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {

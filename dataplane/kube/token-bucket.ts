@@ -33,7 +33,8 @@ export class TokenBucket {
   async #wait(): Promise<void> {
     this.#refill();
     if (this.#tokens < 1) {
-      const waitMs = Math.ceil(((1 - this.#tokens) / this.#limit.qps) * 1000);
+      // Less a hair: 1 - 0.999 is 0.0010000000000000009 in floating point, which must not round up to 2 ms.
+      const waitMs = Math.max(1, Math.ceil(((1 - this.#tokens) / this.#limit.qps) * 1000 - 1e-6));
       await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, waitMs));
       this.#refill();
     }

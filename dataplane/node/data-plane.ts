@@ -51,6 +51,8 @@ export interface DataPlaneOptions {
   limits?: Partial<ServerLimits>;
   /** Emitters' address resolution (tests); default: the node's resolver. */
   resolve?: Resolver;
+  /** Syslog listeners declared on 0.0.0.0 or :: bind this IP instead (`--bind-host`). */
+  bindHost?: string;
 }
 
 const STOPPING = 'the node is stopping';
@@ -101,6 +103,7 @@ export class DataPlane implements AdminBackend {
       http: this.#http,
       subscriptions: this.#subscriptions,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.bindHost === undefined ? {} : { bindHost: options.bindHost }),
     };
   }
 

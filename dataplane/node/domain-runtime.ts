@@ -36,6 +36,8 @@ export interface DomainDeps {
   subscriptions: Subscriptions;
   /** Bind retries of syslog listeners (default: the standard reconnect backoff). */
   retry?: RetryPolicy;
+  /** Syslog listeners on a wildcard address bind this IP instead (`--bind-host`). */
+  bindHost?: string;
 }
 
 /** What a domain runs. */
@@ -81,6 +83,7 @@ export class DomainRuntime {
       clock: topology.clock,
       now: topology.now ?? systemNow,
       retry: deps.retry,
+      bindHost: deps.bindHost,
     });
   }
 

@@ -34,6 +34,8 @@ export interface SyslogSlotDeps {
   clock: Clock;
   now: () => Instant;
   retry: RetryPolicy | undefined;
+  /** Binds listeners declared on a wildcard address (0.0.0.0, ::) to this IP instead (`--bind-host`). */
+  bindHost?: string | undefined;
 }
 
 /** The ingestor a slot serves: its spec, its client and its entry. */
@@ -99,7 +101,7 @@ export class SyslogListenerSlot {
       domain: this.#deps.domain,
       ingestor: this.#name,
       protocol: this.client.protocol,
-      address: { host: this.client.host, port: this.client.port },
+      address: this.#address(),
       maxMessageSize: this.client.maxMessageSize,
       ...(read.files?.cert && read.files.key
         ? {
@@ -182,7 +184,7 @@ export class SyslogListenerSlot {
   }
 
   #ownStatus(): ListenerStatus {
-    const address = formatAddress({ host: this.client.host, port: this.client.port });
+    const address = formatAddress(this.#address());
     if (this.#problem === undefined || this.#stopped) return { state: 'Stopped', address, failures: 0 };
     return {
       state: 'Retrying',
@@ -191,6 +193,13 @@ export class SyslogListenerSlot {
       backoffMs: this.#nextDelayMs,
       failures: this.#failures,
     };
+  }
+
+  /** The client's address, with a wildcard host replaced by the node's bind host when it has one. */
+  #address(): { host: string; port: number } {
+    const { host, port } = this.client;
+    const wildcard = host === '0.0.0.0' || host === '::';
+    return { host: wildcard && this.#deps.bindHost !== undefined ? this.#deps.bindHost : host, port };
   }
 
   #transientError(status: ListenerStatus): TransientError | null {

@@ -185,17 +185,3 @@ export const statusProperties = {
     }),
   ),
 };
-
-/** Roll-up of the data-plane nodes' reports for an ingestor or emitter. */
-export const nodeRollupProperties = {
-  nodes: optional(
-    object(
-      {
-        running: int('Nodes running the component.', { minimum: 0 }),
-        withError: int('Nodes reporting a transient error.', { minimum: 0 }),
-        failing: optional(list(str('Node name.'), 'A few nodes with a transient error.', { maxItems: 10 })),
-      },
-      'What the data-plane nodes report.',
-    ),
-  ),
-};

@@ -6,9 +6,12 @@ import { addNodeCommands, type ClientContext } from './client/node-commands.js';
 import { runCompile, runValidate, type CompileOptions } from './commands/compile.js';
 import { runConvert } from './commands/convert.js';
 import { runCrds } from './commands/crds.js';
+import { addDataplaneCommand } from './commands/dataplane.js';
 import { LOG_LEVELS, NODE_DEFAULTS, runNode, type NodeOptions } from './commands/node.js';
+import { addOperatorCommand } from './commands/operator.js';
 import { runShowCreate } from './commands/show-create.js';
 import { InputError } from './input-error.js';
+import { addClusterCommands } from './kube/cluster-commands.js';
 import { EXIT, type Output } from './report.js';
 import { parseResourceOption } from './resource-dirs.js';
 
@@ -108,7 +111,10 @@ export function buildProgram(
     )
     .action(async (options: NodeOptions) => exit(await runNode(options, output, context)));
 
+  addOperatorCommand(program, output, exit, context);
+  addDataplaneCommand(program, output, exit, context);
   addNodeCommands(program, output, exit, context);
+  addClusterCommands(program, output, exit, context);
   return program;
 }
 

@@ -1,5 +1,6 @@
 // Codec: decodes payloads into records of a schema and, where it can, encodes them back (spec §2.2–2.4, §2.9).
 import { fieldName, list, object, oneOf, optional, ref, resourceVersionRef, rules, str } from '../dsl.js';
+import { boundVersionsStatus } from './bound-versions-status.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
 export const CODEC_SOURCES = [
@@ -22,6 +23,7 @@ export const codecKind = defineKind({
   singular: 'codec',
   shortNames: ['cdc'],
   description: 'CREATE CODEC: how payloads become records of a schema, and back.',
+  status: boundVersionsStatus,
   spec: rules(
     object(
       {

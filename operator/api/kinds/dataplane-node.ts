@@ -37,6 +37,9 @@ export const dataplaneNodeKind = defineKind({
       heartbeatTime: optional(str('Last report.', { format: 'date-time' })),
       domains: optional(list(domainReport, 'Per domain.', { maxItems: 1000 })),
       components: optional(list(componentReport, 'Per ingestor and emitter.', { maxItems: 1000 })),
+      omittedComponents: optional(
+        int('Components left out to keep the report within 4 KiB (Running ones first).', { minimum: 0 }),
+      ),
     },
     'The report.',
   ),

@@ -1,9 +1,45 @@
 // Status of ingestors and emitters: conditions plus the roll-up of the nodes running them.
-import { object, nodeRollupProperties, statusProperties } from '../dsl.js';
+import { int, list, object, optional, statusProperties, str } from '../dsl.js';
 import { ageColumn, acceptedColumn, type PrinterColumn } from '../kind.js';
 
+/** Roll-up of the data-plane nodes' reports; bounded whatever the number of nodes. */
+const nodeRollup = object(
+  {
+    running: int('Nodes running the component.', { minimum: 0 }),
+    withError: int('Nodes reporting a transient error.', { minimum: 0 }),
+    total: optional(int('Nodes running the domain.', { minimum: 0 })),
+    errorSamples: optional(
+      list(
+        object(
+          {
+            node: str('Node name.'),
+            error: str('The transient error it reports.', { maxLength: 512 }),
+          },
+          'One node with a transient error.',
+        ),
+        'A few nodes with a transient error.',
+        { maxItems: 5 },
+      ),
+    ),
+    versions: optional(
+      list(
+        object(
+          {
+            version: int('Graph version.', { minimum: 0 }),
+            nodes: int('Nodes running it.', { minimum: 0 }),
+          },
+          'One graph version and how many nodes run it.',
+        ),
+        'Graph versions the nodes run, newest first.',
+        { maxItems: 10 },
+      ),
+    ),
+  },
+  'What the data-plane nodes report.',
+);
+
 export const runtimeStatus = object(
-  { ...statusProperties, ...nodeRollupProperties },
+  { ...statusProperties, nodes: optional(nodeRollup) },
   'Observed state, written by the operator from the nodes’ reports.',
 );
 

@@ -1,5 +1,6 @@
 // SyslogClient: a syslog address that listeners bind and emitters send to (spec §2.8).
 import { int, object, oneOf, optional, resourceVersionRef, rules, str } from '../dsl.js';
+import { boundVersionsStatus } from './bound-versions-status.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
 export const SYSLOG_PROTOCOLS = ['udp', 'tcp', 'tls'] as const;
@@ -114,6 +115,7 @@ export const syslogClientKind = defineKind({
   singular: 'syslogclient',
   shortNames: ['slc'],
   description: 'CREATE CLIENT … TYPE SYSLOG: an address syslog listeners bind and syslog emitters send to.',
+  status: boundVersionsStatus,
   spec: object(
     {
       mount: optional(resourceVersionRef),

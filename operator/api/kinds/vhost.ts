@@ -1,5 +1,6 @@
 // Vhost: the hostnames an HTTP listener serves, optionally over TLS (spec §2.6, DESIGN.md §5).
 import { list, object, optional, resourceVersionRef, rules, str } from '../dsl.js';
+import { boundVersionsStatus } from './bound-versions-status.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
 export const HOSTNAME_PATTERN =
@@ -11,6 +12,7 @@ export const vhostKind = defineKind({
   singular: 'vhost',
   shortNames: ['vh'],
   description: 'CREATE VHOST: hostnames matched against the Host header (lower-cased, port stripped).',
+  status: boundVersionsStatus,
   spec: object(
     {
       hostnames: list(

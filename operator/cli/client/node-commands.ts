@@ -17,6 +17,14 @@ import { untilInterrupted } from './interrupt.js';
 import { runStatements } from './run-statements.js';
 import { processStdin, type ScriptInput, type Stdin } from './scripts.js';
 import { runSubscribe } from './subscribe.js';
+import {
+  addClusterOptions,
+  clusterOf,
+  runClusterDescribe,
+  runClusterStatements,
+  runClusterSubscribe,
+  type ClusterCommandOptions,
+} from '../kube/index.js';
 
 /** What the node commands take from the process; tests pass their own. */
 export interface ClientContext {
@@ -29,7 +37,7 @@ export interface ClientContext {
   signal?: AbortSignal;
 }
 
-interface TargetOptions {
+interface TargetOptions extends ClusterCommandOptions {
   domain?: string;
   server?: Server;
 }
@@ -47,6 +55,8 @@ export function addNodeCommands(
   const env = context.env ?? process.env;
   const targetOf = (command: Command): NodeTarget =>
     target(command.opts<TargetOptions>(), program.opts<TargetOptions>(), env);
+  // Cluster mode (--kubeconfig, --context, $STREAMROUTE_KUBECONFIG): undefined for the embedded node.
+  const clusterFor = (command: Command) => clusterOf(command, program, env);
   program.hook('preAction', (_root, command) => {
     if (command !== program && inputs.length > 0) {
       throw new UsageError(`-c and -f run statements; they do not go with ${command.name()}`);
@@ -70,8 +80,22 @@ export function addNodeCommands(
     .addOption(domainOption())
     .addOption(serverOption())
     .action(async (subscription: string, relay: string, options: { buffer?: number }, command: Command) => {
-      const nodeTarget = targetOf(command);
+      const cluster = clusterFor(command);
       const interrupt = untilInterrupted(context.signal);
+      if (cluster !== undefined) {
+        try {
+          exit(
+            await runClusterSubscribe(
+              { ...cluster.subscribe(), subscription, relay, signal: interrupt.signal, ...buffered(options) },
+              output,
+            ),
+          );
+        } finally {
+          interrupt.dispose();
+        }
+        return;
+      }
+      const nodeTarget = targetOf(command);
       try {
         const base = { target: nodeTarget, subscription, relay, signal: interrupt.signal };
         exit(
@@ -96,9 +120,20 @@ export function addNodeCommands(
     .action(
       async (kind: 'ingestor' | 'emitter', name: string, options: { json?: boolean }, command: Command) => {
         const json = options.json === true;
+        const cluster = clusterFor(command);
+        if (cluster !== undefined) {
+          exit(await runClusterDescribe({ cluster: cluster.connect(), kind, name, json }, output));
+          return;
+        }
         exit(await runDescribe({ target: targetOf(command), kind, name, json }, output));
       },
     );
+
+  addClusterOptions(program, { root: true });
+  for (const command of program.commands) {
+    if (command.name() === 'subscribe') addClusterOptions(command, { operatorNamespace: true });
+    if (command.name() === 'describe') addClusterOptions(command);
+  }
 
   const collect = (make: (value: string) => ScriptInput) => (value: string) => {
     inputs.push(make(value));
@@ -135,11 +170,21 @@ export function addNodeCommands(
       }
       const stdin = context.stdin ?? processStdin;
       if (inputs.length === 0 && stdin.isTTY) command.help({ error: true });
+      const cluster = clusterFor(program);
+      if (cluster !== undefined) {
+        const cwd = context.cwd ?? process.cwd();
+        exit(await runClusterStatements({ cluster: cluster.connect(), inputs, stdin, cwd }, output));
+        return;
+      }
       const nodeTarget = target(program.opts<TargetOptions>(), {}, env);
       exit(
         await runStatements({ target: nodeTarget, inputs, stdin, cwd: context.cwd ?? process.cwd() }, output),
       );
     });
+}
+
+function buffered(options: { buffer?: number }): { buffer?: number } {
+  return options.buffer === undefined ? {} : { buffer: options.buffer };
 }
 
 /** -d and --server after a command; without them, the root's (before the command) apply. */

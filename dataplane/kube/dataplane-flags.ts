@@ -1,0 +1,157 @@
+// The command line of `streamroute dataplane` (and of `node dataplane/main.js`): the flags, their defaults
+// and environment fallbacks, and their check. One table, so the operator's CLI and the data plane's own
+// entry point cannot drift. Pure: the environment is passed in.
+import { isIP } from 'node:net';
+import { DEFAULT_ADMIN_LISTEN_ADDR } from '../admin/admin-server.js';
+import {
+  DEFAULT_HTTP_LISTEN_ADDR,
+  DEFAULT_HTTPS_LISTEN_ADDR,
+  parseListenAddr,
+} from '../sources/http/config.js';
+import type { ListenAddress } from '../sources/retrying-listener.js';
+
+export const DATAPLANE_LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type DataplaneLogLevel = (typeof DATAPLANE_LOG_LEVELS)[number];
+export const DEFAULT_OPERATOR_NAMESPACE = 'streamroute-system';
+
+/** The flags as given (strings, as a command-line parser hands them over). */
+export interface DataplaneFlags {
+  nodeName?: string;
+  kubeconfig?: string;
+  context?: string;
+  operatorNamespace?: string;
+  httpListenAddr?: string;
+  httpsListenAddr?: string;
+  adminListenAddr?: string;
+  bindHost?: string;
+  logLevel?: string;
+  qps?: string | number;
+  burst?: string | number;
+}
+
+/** name, value placeholder, description, default (shown in help). */
+export const DATAPLANE_FLAGS: readonly [keyof DataplaneFlags, string, string, string | undefined][] = [
+  [
+    'nodeName',
+    '--node-name <name>',
+    'the Kubernetes node this pod runs on (default: env NODE_NAME)',
+    undefined,
+  ],
+  [
+    'kubeconfig',
+    '--kubeconfig <file>',
+    'kubeconfig outside a pod (in a pod: the service account)',
+    undefined,
+  ],
+  ['context', '--context <name>', 'kubeconfig context', undefined],
+  [
+    'operatorNamespace',
+    '--operator-namespace <ns>',
+    `where the index ConfigMap lives (default: env POD_NAMESPACE, else ${DEFAULT_OPERATOR_NAMESPACE})`,
+    undefined,
+  ],
+  ['httpListenAddr', '--http-listen-addr <ip:port>', 'HTTP ingestion listener', DEFAULT_HTTP_LISTEN_ADDR],
+  [
+    'httpsListenAddr',
+    '--https-listen-addr <ip:port>',
+    'HTTPS listener for TLS vhosts',
+    DEFAULT_HTTPS_LISTEN_ADDR,
+  ],
+  [
+    'adminListenAddr',
+    '--admin-listen-addr <ip:port>',
+    'admin API: subscribe, describe, health, metrics',
+    DEFAULT_ADMIN_LISTEN_ADDR,
+  ],
+  [
+    'bindHost',
+    '--bind-host <ip>',
+    'syslog listeners declared on 0.0.0.0 or :: bind this IP instead',
+    undefined,
+  ],
+  ['logLevel', '--log-level <level>', `log level: ${DATAPLANE_LOG_LEVELS.join(', ')}`, 'info'],
+  ['qps', '--qps <n>', 'API requests per second (client-side limit)', '1'],
+  ['burst', '--burst <n>', 'API requests allowed in a burst', '5'],
+];
+
+export interface ResolvedFlags {
+  nodeName: string;
+  kubeconfig?: string;
+  context?: string;
+  operatorNamespace: string;
+  httpAddress: ListenAddress;
+  httpsAddress: ListenAddress;
+  adminAddress: ListenAddress;
+  bindHost?: string;
+  logLevel: DataplaneLogLevel;
+  rateLimit: { qps: number; burst: number };
+}
+
+export type FlagsResult = { ok: true; flags: ResolvedFlags } | { ok: false; message: string };
+
+/** Checks the flags and fills defaults from `env` (NODE_NAME, POD_NAMESPACE). */
+export function resolveDataplaneFlags(
+  flags: DataplaneFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): FlagsResult {
+  const nodeName = nonEmpty(flags.nodeName) ?? nonEmpty(env['NODE_NAME']);
+  if (nodeName === undefined) return fail('--node-name is required (or set NODE_NAME)');
+  const addresses = listenAddresses(flags);
+  if ('message' in addresses) return fail(addresses.message);
+  if (flags.bindHost !== undefined && isIP(flags.bindHost) === 0)
+    return fail(`--bind-host ${flags.bindHost}: expected an IP address`);
+  const logLevel = flags.logLevel ?? 'info';
+  if (!(DATAPLANE_LOG_LEVELS as readonly string[]).includes(logLevel))
+    return fail(`--log-level ${logLevel}: expected one of ${DATAPLANE_LOG_LEVELS.join(', ')}`);
+  const rateLimit = rateLimitOf(flags);
+  if ('message' in rateLimit) return fail(rateLimit.message);
+  const operatorNamespace =
+    nonEmpty(flags.operatorNamespace) ?? nonEmpty(env['POD_NAMESPACE']) ?? DEFAULT_OPERATOR_NAMESPACE;
+  return {
+    ok: true,
+    flags: {
+      nodeName,
+      ...(flags.kubeconfig === undefined ? {} : { kubeconfig: flags.kubeconfig }),
+      ...(flags.context === undefined ? {} : { context: flags.context }),
+      operatorNamespace,
+      ...addresses,
+      ...(flags.bindHost === undefined ? {} : { bindHost: flags.bindHost }),
+      logLevel: logLevel as DataplaneLogLevel,
+      rateLimit,
+    },
+  };
+}
+
+type Addresses = Pick<ResolvedFlags, 'httpAddress' | 'httpsAddress' | 'adminAddress'>;
+
+function listenAddresses(flags: DataplaneFlags): Addresses | { message: string } {
+  const addresses: Partial<Addresses> = {};
+  for (const [key, flag, text, fallback] of [
+    ['httpAddress', '--http-listen-addr', flags.httpListenAddr, DEFAULT_HTTP_LISTEN_ADDR],
+    ['httpsAddress', '--https-listen-addr', flags.httpsListenAddr, DEFAULT_HTTPS_LISTEN_ADDR],
+    ['adminAddress', '--admin-listen-addr', flags.adminListenAddr, DEFAULT_ADMIN_LISTEN_ADDR],
+  ] as const) {
+    const parsed = parseListenAddr(text ?? fallback);
+    if (!parsed.ok) return { message: `${flag} ${parsed.message}` };
+    addresses[key] = parsed.address;
+  }
+  return addresses as Addresses;
+}
+
+function rateLimitOf(flags: DataplaneFlags): { qps: number; burst: number } | { message: string } {
+  const qps = Number(flags.qps ?? 1);
+  const burst = Number(flags.burst ?? 5);
+  if (!(qps > 0) || !Number.isFinite(qps))
+    return { message: `--qps ${String(flags.qps)}: expected a number > 0` };
+  if (!Number.isInteger(burst) || burst < 1)
+    return { message: `--burst ${String(flags.burst)}: expected an integer ≥ 1` };
+  return { qps, burst };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text === '' ? undefined : text;
+}
+
+function fail(message: string): FlagsResult {
+  return { ok: false, message };
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { ManualClock } from '../runtime/clock.js';
+import { ReportSchedule, type WriteReason } from './report-schedule.js';
+
+/** A schedule on a manual clock that records each write (time, reason) and acknowledges it. */
+function schedule(random: () => number = () => 0.5, acknowledge = true) {
+  const clock = new ManualClock(0);
+  const writes: [number, WriteReason][] = [];
+  const s: ReportSchedule = new ReportSchedule({
+    clock,
+    random,
+    write: (reason) => {
+      writes.push([clock.now(), reason]);
+      if (acknowledge) s.written();
+    },
+  });
+  return { clock, writes, s };
+}
+
+describe('ReportSchedule', () => {
+  it('writes the first change at once, then coalesces changes to one write per 10 s', () => {
+    const { clock, writes, s } = schedule();
+    s.changed();
+    clock.advance(0);
+    assert.deepEqual(writes, [[0, 'change']]);
+    clock.advance(1_000);
+    s.changed();
+    clock.advance(1_000);
+    s.changed();
+    s.changed();
+    clock.advance(7_999);
+    assert.equal(writes.length, 1, 'nothing before 10 s after the last write');
+    clock.advance(1);
+    assert.deepEqual(writes, [
+      [0, 'change'],
+      [10_000, 'change'],
+    ]);
+    clock.advance(60_000);
+    assert.equal(writes.length, 2, 'three changes, one write');
+  });
+
+  it('writes a change at once when the last write is more than 10 s ago', () => {
+    const { clock, writes, s } = schedule();
+    s.changed();
+    clock.advance(25_000);
+    s.changed();
+    clock.advance(0);
+    assert.deepEqual(writes, [
+      [0, 'change'],
+      [25_000, 'change'],
+    ]);
+  });
+
+  it('after a new graph version, waits random × 5 s before the first write', () => {
+    for (const [random, delay] of [
+      [0, 0],
+      [0.25, 1_250],
+      [0.999, 4_995],
+    ] as const) {
+      const { clock, writes, s } = schedule(() => random);
+      s.graphApplied();
+      clock.advance(delay - (delay > 0 ? 1 : 0));
+      if (delay > 0) assert.equal(writes.length, 0, `random ${random}: not before ${delay} ms`);
+      clock.advance(1);
+      assert.deepEqual(writes, [[delay, 'change']], `random ${random}`);
+    }
+  });
+
+  it('a new graph delays a pending change write, and never writes sooner than 10 s after the last', () => {
+    const { clock, writes, s } = schedule(() => 0.8);
+    s.changed();
+    clock.advance(0);
+    clock.advance(2_000);
+    s.changed(); // due at 10 s
+    s.graphApplied(); // 2 s + 4 s = 6 s < 10 s: stays at 10 s
+    clock.advance(8_000);
+    assert.deepEqual(writes.at(-1), [10_000, 'change']);
+    clock.advance(20_000); // t = 30 s
+    s.changed();
+    s.graphApplied(); // pending at 30 s, moved to 34 s
+    clock.advance(3_999);
+    assert.equal(writes.length, 2);
+    clock.advance(1);
+    assert.deepEqual(writes.at(-1), [34_000, 'change']);
+  });
+
+  it('beats every 5 min ± 50 % after the last acknowledged write (jitter from the random source)', () => {
+    let next = 0.5;
+    const { clock, writes, s } = schedule(() => next);
+    s.changed();
+    clock.advance(0);
+    next = 0; // heartbeat at 0.5 × 300 s
+    s.written();
+    clock.advance(149_999);
+    assert.equal(writes.length, 1);
+    clock.advance(1);
+    assert.deepEqual(writes.at(-1), [150_000, 'heartbeat']);
+    // That write was acknowledged; then the maximum jitter.
+    next = 1;
+    s.written(); // re-arms from now: 450 s
+    clock.advance(449_999);
+    assert.equal(writes.length, 2);
+    clock.advance(1);
+    assert.deepEqual(writes.at(-1), [600_000, 'heartbeat']);
+  });
+
+  it('a write moves the heartbeat; without writes, only heartbeats follow', () => {
+    const { clock, writes, s } = schedule(() => 0.5);
+    s.changed();
+    clock.advance(100_000);
+    s.changed(); // written at 100 s: the beat moves to 400 s
+    clock.advance(0);
+    clock.advance(299_999);
+    assert.deepEqual(
+      writes.map(([, reason]) => reason),
+      ['change', 'change'],
+    );
+    clock.advance(1);
+    assert.deepEqual(writes.at(-1), [400_000, 'heartbeat']);
+    clock.advance(900_000);
+    assert.deepEqual(
+      writes.slice(2).map(([at, reason]) => `${at} ${reason}`),
+      ['400000 heartbeat', '700000 heartbeat', '1000000 heartbeat', '1300000 heartbeat'],
+    );
+  });
+
+  it('does not beat before a write was acknowledged; a failed write is tried again 10 s later', () => {
+    const { clock, writes, s } = schedule(() => 0.5, false);
+    s.changed();
+    clock.advance(0);
+    s.failed();
+    clock.advance(9_999);
+    assert.equal(writes.length, 1);
+    clock.advance(1);
+    assert.equal(writes.length, 2);
+    clock.advance(3_600_000);
+    assert.equal(writes.length, 2, 'no heartbeat without an acknowledged write');
+  });
+
+  it('stop() cancels what is pending', () => {
+    const { clock, writes, s } = schedule();
+    s.changed();
+    clock.advance(0);
+    s.changed();
+    s.stop();
+    clock.advance(3_600_000);
+    assert.equal(writes.length, 1);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});

@@ -1,0 +1,121 @@
+// When a node writes its report (docs/decisions/0015-kubernetes-objects.md, "Node reports"): on change,
+// coalesced to at most one write per `minIntervalMs` (10 s); after a new graph version, the first write
+// waits a random 0–`graphDelayMs` (5 s) so a fleet does not write all at once; and a heartbeat
+// `heartbeatMs` (5 min) ± `heartbeatJitter` (50 %) after the last write. The wide jitter matters: a
+// graph change makes a whole fleet write within 5 s, and ± 10 % would keep those heartbeats bunched into
+// one minute every 5 minutes (1,000 nodes: ~17 writes/s); ± 50 % spreads them over 10 minutes at once.
+// Pure decisions on an injected clock and random source: the caller writes (or finds nothing changed
+// and skips) when told, and says when a write went through with `written()` — only then does the
+// heartbeat move.
+import type { Clock, TimerHandle } from '../runtime/clock.js';
+
+export type WriteReason = 'change' | 'heartbeat';
+
+export interface ReportTiming {
+  minIntervalMs: number;
+  graphDelayMs: number;
+  heartbeatMs: number;
+  /** Fraction: the heartbeat falls in heartbeatMs × (1 ± heartbeatJitter). */
+  heartbeatJitter: number;
+}
+
+export const DEFAULT_REPORT_TIMING: ReportTiming = {
+  minIntervalMs: 10_000,
+  graphDelayMs: 5_000,
+  heartbeatMs: 300_000,
+  heartbeatJitter: 0.5,
+};
+
+export interface ReportScheduleOptions {
+  clock: Clock;
+  /** Uniform in [0, 1) (Math.random in production). */
+  random: () => number;
+  timing?: Partial<ReportTiming>;
+  /** Time to write (the report may turn out unchanged: then the caller skips, except for a heartbeat). */
+  write: (reason: WriteReason) => void;
+}
+
+export class ReportSchedule {
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #timing: ReportTiming;
+  readonly #write: (reason: WriteReason) => void;
+  /** When the last write was started (the 10 s spacing counts from it). */
+  #lastWriteAt: number | undefined;
+  #due: { at: number; timer: TimerHandle } | undefined;
+  #heartbeat: TimerHandle | undefined;
+  #stopped = false;
+
+  constructor(options: ReportScheduleOptions) {
+    this.#clock = options.clock;
+    this.#random = options.random;
+    this.#timing = { ...DEFAULT_REPORT_TIMING, ...options.timing };
+    this.#write = options.write;
+  }
+
+  /** When the next change write is due (undefined: none pending). */
+  get dueAt(): number | undefined {
+    return this.#due?.at;
+  }
+
+  /** The report may have changed: write as soon as the spacing allows (coalesced with a pending one). */
+  changed(): void {
+    if (this.#due !== undefined) return;
+    this.#arm(this.#earliest());
+  }
+
+  /** A new graph version runs: write after a random delay, never earlier than a pending write. */
+  graphApplied(): void {
+    const delayed = this.#clock.now() + this.#random() * this.#timing.graphDelayMs;
+    const at = Math.max(delayed, this.#earliest(), this.#due?.at ?? 0);
+    this.#arm(at);
+  }
+
+  /** A write went through: the heartbeat counts from now. */
+  written(): void {
+    if (this.#stopped) return;
+    if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat);
+    const { heartbeatMs, heartbeatJitter } = this.#timing;
+    const wait = heartbeatMs * (1 + heartbeatJitter * (2 * this.#random() - 1));
+    this.#heartbeat = this.#clock.setTimeout(() => {
+      this.#heartbeat = undefined;
+      this.#fire('heartbeat');
+    }, wait);
+  }
+
+  /** A write failed: try again once the spacing allows. */
+  failed(): void {
+    this.changed();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#due !== undefined) this.#clock.clearTimeout(this.#due.timer);
+    if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat);
+    this.#due = undefined;
+    this.#heartbeat = undefined;
+  }
+
+  #earliest(): number {
+    const now = this.#clock.now();
+    return this.#lastWriteAt === undefined
+      ? now
+      : Math.max(now, this.#lastWriteAt + this.#timing.minIntervalMs);
+  }
+
+  #arm(at: number): void {
+    if (this.#stopped) return;
+    if (this.#due !== undefined) this.#clock.clearTimeout(this.#due.timer);
+    const timer = this.#clock.setTimeout(() => {
+      this.#due = undefined;
+      this.#fire('change');
+    }, at - this.#clock.now());
+    this.#due = { at, timer };
+  }
+
+  #fire(reason: WriteReason): void {
+    if (this.#stopped) return;
+    this.#lastWriteAt = this.#clock.now();
+    this.#write(reason);
+  }
+}

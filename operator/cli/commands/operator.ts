@@ -1,0 +1,151 @@
+// `streamroute operator`: runs the controller until SIGTERM or SIGINT (or the test's AbortSignal), then
+// stops the watches, releases the lease and exits 0. Logs are JSON lines on stderr (pino). An operator
+// that cannot start (no kubeconfig, the health port taken) is one line on stderr and exit 3.
+import { Command, Option } from 'commander';
+import { pino, type Logger } from 'pino';
+import { LEASE_NAME } from '../../../dataplane/kube/contract.js';
+import { parseListenAddr } from '../../../dataplane/sources/http/config.js';
+import type { ReconcileDomain } from '../../controller/domain-snapshot.js';
+import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../controller/health-server.js';
+import { defaultIdentity } from '../../controller/leader-election.js';
+import { startOperator, type OperatorConfig, type RunningOperator } from '../../main.js';
+import { UsageError } from '../client/errors.js';
+import { untilInterrupted } from '../client/interrupt.js';
+import { EXIT, type Output } from '../report.js';
+import { LOG_LEVELS } from './node.js';
+
+export interface OperatorOptions {
+  kubeconfig?: string;
+  context?: string;
+  namespace: string;
+  watchNamespaces?: string;
+  keepVersions: string;
+  leaderElect: boolean;
+  leaseName: string;
+  identity: string;
+  healthListenAddr: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  qps: string;
+  burst: string;
+}
+
+export interface OperatorContext {
+  signal?: AbortSignal;
+  logger?: Logger;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Tests: a reconcile of their own. */
+  reconcileDomain?: ReconcileDomain;
+}
+
+/** Adds `streamroute operator` and its flags to the program. */
+export function addOperatorCommand(
+  program: Command,
+  output: Output,
+  exit: (code: number) => void,
+  context: OperatorContext = {},
+): void {
+  const env = context.env ?? process.env;
+  program
+    .command('operator')
+    .description('run the Kubernetes operator: watch graph resources, publish graph versions, write status')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: the in-cluster service account)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--namespace <namespace>', "the operator's namespace (lease, index)", defaultNamespace(env))
+    .option('--watch-namespaces <a,b>', 'only these namespaces (default: all)')
+    .option('--keep-versions <n>', 'graph versions kept per domain', '10')
+    .option('--leader-elect', 'elect a leader among replicas through a Lease', true)
+    .option('--no-leader-elect', 'run as the only replica, without a Lease')
+    .option('--lease-name <name>', 'the Lease to elect a leader with', LEASE_NAME)
+    .option(
+      '--identity <id>',
+      'this replica in the Lease (default: POD_NAME, else hostname-pid)',
+      defaultIdentity(env),
+    )
+    .option('--health-listen-addr <ip:port>', '/healthz, /readyz and /metrics', DEFAULT_HEALTH_LISTEN_ADDR)
+    .addOption(
+      new Option('--log-level <level>', 'log level (JSON lines on stderr)')
+        .choices(LOG_LEVELS)
+        .default('info'),
+    )
+    .option('--qps <n>', 'API requests per second', '50')
+    .option('--burst <n>', 'API request burst', '100')
+    .action(async (options: OperatorOptions) => exit(await runOperator(options, output, context)));
+}
+
+function defaultNamespace(env: Readonly<Record<string, string | undefined>>): string {
+  const namespace = env['POD_NAMESPACE'];
+  return namespace !== undefined && namespace !== '' ? namespace : 'streamroute-system';
+}
+
+/** The operator's configuration from its flags; throws UsageError for a flag that cannot work. */
+export function operatorConfig(options: OperatorOptions, logger: Logger): OperatorConfig {
+  const health = parseListenAddr(options.healthListenAddr);
+  if (!health.ok) throw new UsageError(`--health-listen-addr ${health.message}`);
+  const watchNamespaces = options.watchNamespaces
+    ?.split(',')
+    .map((namespace) => namespace.trim())
+    .filter((namespace) => namespace !== '');
+  return {
+    namespace: options.namespace,
+    keepVersions: positive('--keep-versions', options.keepVersions, true),
+    healthAddress: health.address,
+    rateLimit: {
+      qps: positive('--qps', options.qps, false),
+      burst: positive('--burst', options.burst, true),
+    },
+    logger,
+    ...(options.kubeconfig === undefined ? {} : { kubeconfig: options.kubeconfig }),
+    ...(options.context === undefined ? {} : { context: options.context }),
+    ...(watchNamespaces === undefined || watchNamespaces.length === 0 ? {} : { watchNamespaces }),
+    ...(options.leaderElect
+      ? { leaderElection: { name: options.leaseName, identity: options.identity } }
+      : {}),
+  };
+}
+
+function positive(flag: string, text: string, integer: boolean): number {
+  const value = Number(text);
+  if (!(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new UsageError(
+      `${flag} ${JSON.stringify(text)}: expected a positive ${integer ? 'integer' : 'number'}`,
+    );
+  }
+  return value;
+}
+
+export async function runOperator(
+  options: OperatorOptions,
+  output: Output,
+  context: OperatorContext = {},
+): Promise<number> {
+  const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
+  const config = operatorConfig(options, logger);
+  const interrupt = untilInterrupted(context.signal);
+  try {
+    let operator: RunningOperator;
+    try {
+      operator = await startOperator({
+        ...config,
+        ...(context.reconcileDomain === undefined ? {} : { reconcileDomain: context.reconcileDomain }),
+      });
+    } catch (error: unknown) {
+      output.err(
+        `streamroute operator: cannot start: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return EXIT.io;
+    }
+    await aborted(interrupt.signal);
+    logger.info('stopping');
+    await operator.stop({ release: true });
+    return EXIT.ok;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,255 @@
+// The controller runtime: the cache (every replica, so a new leader starts warm) feeds changed domains to
+// the work queue, and the queue runs each domain's reconcile — only while this replica leads, and only
+// once every initial list is done, so no reconcile ever sees half a domain. On becoming leader every
+// known domain is queued; on losing the lease the queue is dropped and the reconcile's API refuses writes
+// at once (a fence), so a replica that is no longer leader cannot publish.
+import type { Logger } from 'pino';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { KubeApi, RequestSpec } from '../../dataplane/kube/kube-api.js';
+import type { runListWatch } from '../../dataplane/kube/list-watch.js';
+import type { Clock } from '../../dataplane/runtime/clock.js';
+import { LEASE_NAME } from '../../dataplane/kube/contract.js';
+import { ClusterCache } from './cache.js';
+import type { ReconcileDeps, ReconcileDomain } from './domain-snapshot.js';
+import { LeaderElector, type LEASE_DEFAULTS } from './leader-election.js';
+import { WorkQueue, type ProcessResult, type WorkQueueOptions } from './work-queue.js';
+
+export interface LeaderElectionOptions {
+  /** Lease name (default `streamroute-operator`), in the operator's namespace. */
+  name?: string;
+  identity: string;
+  timing?: Partial<typeof LEASE_DEFAULTS>;
+  /** A client of its own (as client-go's lock has), so busy reconciles never delay a renewal. */
+  api?: KubeApi;
+}
+
+export interface ControllerOptions {
+  /** The operator's client (rate-limited: 50 QPS, burst 100). */
+  api: KubeApi;
+  clock: Clock;
+  logger: Logger;
+  operatorNamespace: string;
+  keepVersions: number;
+  /** Only these namespaces; undefined: all. */
+  watchNamespaces?: readonly string[];
+  reconcileDomain: ReconcileDomain;
+  /** false: this replica leads alone (`--no-leader-elect`). */
+  leaderElection: LeaderElectionOptions | false;
+  registry?: Registry;
+  /** Wall-clock time (ISO 8601) for conditions and the lease. */
+  now?: () => string;
+  /** Tests: a hand-driven reflector, and queue timings. */
+  listWatch?: typeof runListWatch;
+  queue?: Pick<WorkQueueOptions, 'debounce' | 'retryBackoff'>;
+}
+
+/** A write attempted by a replica that no longer leads. */
+export class NotLeaderError extends Error {
+  constructor(spec: RequestSpec) {
+    super(`${spec.method ?? 'GET'} ${spec.path}: refused, this replica is not the leader`);
+    this.name = 'NotLeaderError';
+  }
+}
+
+interface Metrics {
+  reconciles: Counter<'result'>;
+  duration: Histogram;
+}
+
+export class Controller {
+  readonly registry: Registry;
+  readonly #options: ControllerOptions;
+  readonly #cache: ClusterCache;
+  readonly #queue: WorkQueue;
+  readonly #elector: LeaderElector | undefined;
+  readonly #metrics: Metrics;
+  readonly #deps: Omit<ReconcileDeps, 'logger'>;
+  #leading = false;
+  #started = false;
+
+  constructor(options: ControllerOptions) {
+    this.#options = options;
+    this.registry = options.registry ?? new Registry();
+    this.#cache = new ClusterCache({
+      api: options.api,
+      clock: options.clock,
+      logger: options.logger,
+      onChange: (domain, reason) => {
+        if (this.#leading && this.#cache.synced) this.#queue.add(domain, reason);
+      },
+      ...(options.watchNamespaces === undefined ? {} : { namespaces: options.watchNamespaces }),
+      ...(options.listWatch === undefined ? {} : { listWatch: options.listWatch }),
+    });
+    this.#queue = new WorkQueue({
+      clock: options.clock,
+      process: (key) => this.#reconcile(key),
+      ...options.queue,
+    });
+    this.#elector = options.leaderElection === false ? undefined : this.#newElector(options.leaderElection);
+    this.#deps = {
+      api: fenced(options.api, () => this.#leading),
+      clock: options.clock,
+      now: options.now ?? (() => new Date().toISOString()),
+      operatorNamespace: options.operatorNamespace,
+      keepVersions: options.keepVersions,
+    };
+    this.#metrics = this.#registerMetrics();
+  }
+
+  /** Starts the cache and the campaign for the lease (or leads at once without leader election). */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#cache.start();
+    if (this.#elector === undefined) this.#startLeading();
+    else this.#elector.start();
+  }
+
+  /**
+   * Stops: no new reconciles, waits for the one running, then steps down (releasing the lease unless
+   * `release` is false — what a crash looks like) and stops the watches.
+   */
+  async stop(options: { release?: boolean } = {}): Promise<void> {
+    await this.#queue.stop();
+    if (this.#elector === undefined) this.#stopLeading();
+    else await this.#elector.stop(options);
+    await this.#cache.stop();
+  }
+
+  /** Every initial list is done. */
+  get ready(): boolean {
+    return this.#cache.synced;
+  }
+
+  whenSynced(): Promise<void> {
+    return this.#cache.whenSynced();
+  }
+
+  get isLeader(): boolean {
+    return this.#leading;
+  }
+
+  get cache(): ClusterCache {
+    return this.#cache;
+  }
+
+  #newElector(options: LeaderElectionOptions): LeaderElector {
+    return new LeaderElector({
+      api: options.api ?? this.#options.api,
+      namespace: this.#options.operatorNamespace,
+      name: options.name ?? LEASE_NAME,
+      identity: options.identity,
+      clock: this.#options.clock,
+      logger: this.#options.logger,
+      ...(options.timing === undefined ? {} : { timing: options.timing }),
+      onStartedLeading: () => this.#startLeading(),
+      onStoppedLeading: () => this.#stopLeading(),
+    });
+  }
+
+  #startLeading(): void {
+    this.#leading = true;
+    void this.#cache.whenSynced().then(() => {
+      if (!this.#leading) return;
+      const domains = this.#cache.domains();
+      this.#options.logger.info({ domains: domains.length }, 'leading: queueing every known domain');
+      for (const domain of domains) this.#queue.addAfter(domain, 0);
+    });
+  }
+
+  #stopLeading(): void {
+    this.#leading = false;
+    this.#queue.clear();
+  }
+
+  async #reconcile(domain: string): Promise<ProcessResult> {
+    if (!this.#leading) return { ok: true };
+    const logger = this.#options.logger.child({ domain });
+    const started = this.#options.clock.now();
+    const observe = (result: 'success' | 'error'): void => {
+      this.#metrics.reconciles.inc({ result });
+      this.#metrics.duration.observe((this.#options.clock.now() - started) / 1000);
+    };
+    try {
+      const outcome = await this.#options.reconcileDomain(this.#cache.snapshot(domain), {
+        ...this.#deps,
+        logger,
+      });
+      observe('success');
+      logger.debug({ outcome }, 'reconciled');
+      return {
+        ok: true,
+        ...(outcome.requeueAfterMs === undefined ? {} : { requeueAfterMs: outcome.requeueAfterMs }),
+      };
+    } catch (error: unknown) {
+      observe('error');
+      if (error instanceof NotLeaderError) logger.info('reconcile stopped: no longer the leader');
+      else logger.error({ error: errorText(error) }, 'reconcile failed; retrying with backoff');
+      return { ok: false };
+    }
+  }
+
+  #registerMetrics(): Metrics {
+    const registers = [this.registry];
+    const reconciles = new Counter({
+      name: 'streamroute_operator_reconciles_total',
+      help: 'Domain reconciles, by result (success, error).',
+      labelNames: ['result'] as const,
+      registers,
+    });
+    const duration = new Histogram({
+      name: 'streamroute_operator_reconcile_duration_seconds',
+      help: 'Time one domain reconcile took.',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    const queue = this.#queue;
+    new Gauge({
+      name: 'streamroute_operator_queue_depth',
+      help: 'Domains waiting in the work queue.',
+      registers,
+      collect() {
+        this.set(queue.depth);
+      },
+    });
+    const leading = (): boolean => this.#leading;
+    new Gauge({
+      name: 'streamroute_operator_leader',
+      help: '1 while this replica is the leader.',
+      registers,
+      collect() {
+        this.set(leading() ? 1 : 0);
+      },
+    });
+    const synced = (): boolean => this.#cache.synced;
+    new Gauge({
+      name: 'streamroute_operator_cache_synced',
+      help: '1 once every initial list is done.',
+      registers,
+      collect() {
+        this.set(synced() ? 1 : 0);
+      },
+    });
+    return { reconciles, duration };
+  }
+}
+
+/** The API as the reconcile sees it: writes are refused once `leading()` turns false. */
+export function fenced(api: KubeApi, leading: () => boolean): KubeApi {
+  return new Proxy(api, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'request') {
+        return (spec: RequestSpec) => {
+          if ((spec.method ?? 'GET') !== 'GET' && !leading()) return Promise.reject(new NotLeaderError(spec));
+          return target.request(spec);
+        };
+      }
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,483 @@
+// The Helm chart (charts/streamroute) with a real helm built from Go modules: it lints strictly, and
+// what `helm template` renders holds the contract — two operator replicas, the data plane on the host
+// network or behind a node-local Service, hardened containers, and exactly the RBAC table of
+// docs/decisions/0015-kubernetes-objects.md.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GRAPH_KINDS } from '../../operator/api/index.js';
+import { INDEX_NAME } from '../../dataplane/kube/contract.js';
+import {
+  CHART_DIR,
+  DEFAULT_NAMESPACE,
+  renderChart,
+  requireHelmOrSkip,
+  runHelm,
+  type RenderedObject,
+} from '../support/helm.js';
+
+const GRAPH_PLURALS = GRAPH_KINDS.map((kind) => kind.plural);
+const STATUS_PLURALS = GRAPH_PLURALS.map((plural) => `${plural}/status`);
+
+// ---- the RBAC table, one row per rule ------------------------------------------------------------
+
+interface RbacRow {
+  /** `<kind>/<name>` of the role in a release named `streamroute`. */
+  role: string;
+  apiGroup: string;
+  resources: readonly string[];
+  verbs: readonly string[];
+  resourceNames?: readonly string[];
+}
+
+const RBAC_TABLE: readonly RbacRow[] = [
+  // operator (ClusterRole)
+  {
+    role: 'ClusterRole/streamroute-operator',
+    apiGroup: 'streamroute.io',
+    resources: GRAPH_PLURALS,
+    verbs: ['get', 'list', 'watch'],
+  },
+  {
+    role: 'ClusterRole/streamroute-operator',
+    apiGroup: 'streamroute.io',
+    resources: STATUS_PLURALS,
+    verbs: ['get', 'patch', 'update'],
+  },
+  {
+    role: 'ClusterRole/streamroute-operator',
+    apiGroup: 'streamroute.io',
+    resources: ['dataplanenodes'],
+    verbs: ['get', 'list', 'watch'],
+  },
+  {
+    role: 'ClusterRole/streamroute-operator',
+    apiGroup: '',
+    resources: ['configmaps'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  },
+  {
+    role: 'ClusterRole/streamroute-operator',
+    apiGroup: '',
+    resources: ['secrets'],
+    verbs: ['list', 'watch'],
+  },
+  {
+    role: 'ClusterRole/streamroute-operator',
+    apiGroup: '',
+    resources: ['events'],
+    verbs: ['create', 'patch'],
+  },
+  // operator (Role, own namespace)
+  {
+    role: 'Role/streamroute-operator',
+    apiGroup: 'coordination.k8s.io',
+    resources: ['leases'],
+    verbs: ['get', 'create', 'update'],
+  },
+  // data plane (ClusterRole)
+  { role: 'ClusterRole/streamroute-dataplane', apiGroup: '', resources: ['configmaps'], verbs: ['get'] },
+  { role: 'ClusterRole/streamroute-dataplane', apiGroup: '', resources: ['secrets'], verbs: ['get'] },
+  {
+    role: 'ClusterRole/streamroute-dataplane',
+    apiGroup: 'streamroute.io',
+    resources: ['dataplanenodes', 'dataplanenodes/status'],
+    verbs: ['get', 'create', 'update', 'patch'],
+  },
+  // data plane (Role, own namespace): only the index
+  {
+    role: 'Role/streamroute-dataplane',
+    apiGroup: '',
+    resources: ['configmaps'],
+    resourceNames: [INDEX_NAME],
+    verbs: ['get', 'list', 'watch'],
+  },
+  // CLI users (ClusterRole, aggregated to `edit`)
+  {
+    role: 'ClusterRole/streamroute-editor',
+    apiGroup: 'streamroute.io',
+    resources: GRAPH_PLURALS,
+    verbs: ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete'],
+  },
+  {
+    role: 'ClusterRole/streamroute-editor',
+    apiGroup: '',
+    resources: ['configmaps'],
+    verbs: ['create', 'get', 'list', 'update', 'patch'],
+  },
+  {
+    role: 'ClusterRole/streamroute-editor',
+    apiGroup: '',
+    resources: ['secrets'],
+    verbs: ['create', 'get', 'list'],
+  },
+  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods'], verbs: ['get', 'list'] },
+  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods/proxy'], verbs: ['get'] },
+  {
+    role: 'ClusterRole/streamroute-editor',
+    apiGroup: 'streamroute.io',
+    resources: ['dataplanenodes'],
+    verbs: ['get', 'list'],
+  },
+];
+
+interface PolicyRule {
+  apiGroups?: string[];
+  resources?: string[];
+  verbs?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+/** Every (role, group, resource, name, verb) a set of rules grants, one string each, sorted. */
+function permissions(role: string, rules: readonly PolicyRule[]): string[] {
+  const granted: string[] = [];
+  for (const rule of rules) {
+    assert.equal(rule.nonResourceURLs, undefined, `${role}: nonResourceURLs`);
+    for (const group of rule.apiGroups ?? [])
+      for (const resource of rule.resources ?? [])
+        for (const name of rule.resourceNames ?? ['*'])
+          for (const verb of rule.verbs ?? []) granted.push(`${role} ${group}/${resource}[${name}] ${verb}`);
+  }
+  return granted.sort();
+}
+
+function tablePermissions(role: string): string[] {
+  const rows = RBAC_TABLE.filter((row) => row.role === role);
+  return permissions(
+    role,
+    rows.map((row) => ({
+      apiGroups: [row.apiGroup],
+      resources: [...row.resources],
+      verbs: [...row.verbs],
+      ...(row.resourceNames ? { resourceNames: [...row.resourceNames] } : {}),
+    })),
+  );
+}
+
+// ---- rendered objects ----------------------------------------------------------------------------
+
+interface Container {
+  name: string;
+  args?: string[];
+  command?: string[];
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    readOnlyRootFilesystem?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    privileged?: boolean;
+    capabilities?: { drop?: string[]; add?: string[] };
+    seccompProfile?: { type: string };
+  };
+  livenessProbe?: { httpGet?: { path: string; port: string | number } };
+  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  ports?: { name: string; containerPort: number; protocol: string }[];
+}
+interface PodSpec {
+  hostNetwork?: boolean;
+  dnsPolicy?: string;
+  serviceAccountName?: string;
+  terminationGracePeriodSeconds?: number;
+  securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string } };
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: { name: string; emptyDir?: object }[];
+}
+interface Workload extends RenderedObject {
+  spec: {
+    replicas?: number;
+    updateStrategy?: { type: string; rollingUpdate?: { maxUnavailable?: number | string } };
+    template: { spec: PodSpec };
+  };
+}
+
+interface Binding extends RenderedObject {
+  roleRef: { kind: string; name: string };
+  subjects: { kind: string; name: string; namespace: string }[];
+}
+interface Service extends RenderedObject {
+  spec: { internalTrafficPolicy: string; ports: { name: string; port: number; protocol: string }[] };
+}
+
+function find(objects: readonly RenderedObject[], kind: string, name: string): RenderedObject | undefined {
+  return objects.find((object) => object.kind === kind && object.metadata.name === name);
+}
+function get<T extends RenderedObject>(objects: readonly RenderedObject[], kind: string, name: string): T {
+  const object = find(objects, kind, name);
+  assert.ok(object, `${kind}/${name} is not rendered`);
+  return object as T;
+}
+const operatorDeployment = (objects: readonly RenderedObject[]) =>
+  get<Workload>(objects, 'Deployment', 'streamroute-operator');
+const dataplaneDaemonSet = (objects: readonly RenderedObject[]) =>
+  get<Workload>(objects, 'DaemonSet', 'streamroute-dataplane');
+const firstContainer = (workload: Workload): Container => workload.spec.template.spec.containers[0]!;
+
+const SYSLOG_514 = { dataplane: { syslogPorts: [{ name: 'syslog-udp', port: 514, protocol: 'UDP' }] } };
+const NO_HOST_NETWORK = { dataplane: { hostNetwork: false } };
+
+describe('Helm chart charts/streamroute (real helm)', function () {
+  this.timeout(60_000);
+
+  before(async function () {
+    await requireHelmOrSkip(this);
+  });
+
+  it('ships the same CRDs in its crds/ as the repository (generated by operator/api/generate-crds.ts)', () => {
+    const repository = join(CHART_DIR, '..', '..', 'crds');
+    const chart = join(CHART_DIR, 'crds');
+    const files = readdirSync(repository).sort();
+    assert.deepEqual(readdirSync(chart).sort(), files);
+    for (const file of files)
+      assert.equal(
+        readFileSync(join(chart, file), 'utf8'),
+        readFileSync(join(repository, file), 'utf8'),
+        file,
+      );
+  });
+
+  describe('helm lint --strict', () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['default values', {}],
+      ['hostNetwork=false', NO_HOST_NETWORK],
+      [
+        'hostNetwork=false with a syslog port 514',
+        { dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane } },
+      ],
+    ];
+    for (const [title, values] of cases) {
+      it(`passes with ${title}`, async () => {
+        const { stdout } = await runHelm(['lint', '--strict', CHART_DIR], values);
+        assert.match(stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+        assert.doesNotMatch(stdout, /\[(WARNING|ERROR)\]/);
+      });
+    }
+  });
+
+  it('rejects a syslog port outside the values schema (values.schema.json)', async () => {
+    const values = { dataplane: { syslogPorts: [{ name: 'syslog', port: 70000, protocol: 'SCTP' }] } };
+    const failure = await runHelm(['lint', '--strict', CHART_DIR], values).then(
+      () => assert.fail('helm lint accepted port 70000/SCTP'),
+      (error: unknown) => String((error as { stdout?: string }).stdout),
+    );
+    assert.match(failure, /syslogPorts\/0\/port/);
+    assert.match(failure, /syslogPorts\/0\/protocol/);
+  });
+
+  describe('with default values', () => {
+    let objects: RenderedObject[];
+    before(async () => {
+      objects = await renderChart();
+    });
+
+    it('runs two operator replicas with the contract arguments and a PodDisruptionBudget of 1', () => {
+      const deployment = operatorDeployment(objects);
+      assert.equal(deployment.spec.replicas, 2);
+      const container = firstContainer(deployment);
+      assert.equal(container.command, undefined, 'the image entrypoint is the streamroute CLI');
+      assert.deepEqual(container.args, [
+        'operator',
+        '--namespace',
+        '$(POD_NAMESPACE)',
+        '--leader-elect',
+        '--keep-versions',
+        '10',
+        '--health-listen-addr',
+        '0.0.0.0:8082',
+      ]);
+      assert.deepEqual(container.livenessProbe?.httpGet, { path: '/healthz', port: 'health' });
+      assert.deepEqual(container.readinessProbe?.httpGet, { path: '/readyz', port: 'health' });
+      assert.deepEqual(container.ports, [{ name: 'health', containerPort: 8082, protocol: 'TCP' }]);
+      type Pdb = RenderedObject & { spec: { minAvailable: number } };
+      const pdb = get<Pdb>(objects, 'PodDisruptionBudget', 'streamroute-operator');
+      assert.equal(pdb.spec.minAvailable, 1);
+    });
+
+    it('runs the data plane on the host network, with no Service', () => {
+      const daemonSet = dataplaneDaemonSet(objects);
+      const pod = daemonSet.spec.template.spec;
+      assert.equal(pod.hostNetwork, true);
+      assert.equal(pod.dnsPolicy, 'ClusterFirstWithHostNet');
+      assert.equal(pod.terminationGracePeriodSeconds, 30);
+      assert.equal(daemonSet.spec.updateStrategy?.type, 'RollingUpdate');
+      assert.equal(daemonSet.spec.updateStrategy?.rollingUpdate?.maxUnavailable, 1);
+      assert.deepEqual(firstContainer(daemonSet).args, [
+        'dataplane',
+        '--node-name',
+        '$(NODE_NAME)',
+        '--operator-namespace',
+        '$(POD_NAMESPACE)',
+        '--http-listen-addr',
+        '0.0.0.0:8080',
+        '--https-listen-addr',
+        '0.0.0.0:8443',
+        '--admin-listen-addr',
+        '$(POD_IP):8081',
+      ]);
+      assert.deepEqual(firstContainer(daemonSet).livenessProbe?.httpGet, { path: '/healthz', port: 'admin' });
+      assert.deepEqual(firstContainer(daemonSet).readinessProbe?.httpGet, { path: '/readyz', port: 'admin' });
+      assert.ok(pod.volumes?.some((volume) => volume.name === 'tmp' && volume.emptyDir));
+      assert.deepEqual(
+        objects.filter((object) => object.kind === 'Service'),
+        [],
+      );
+    });
+
+    it('adds no NET_BIND_SERVICE when every port is 1024 or above', () => {
+      const capabilities = firstContainer(dataplaneDaemonSet(objects)).securityContext?.capabilities;
+      assert.deepEqual(capabilities, { drop: ['ALL'] });
+    });
+
+    it('puts the operator and the data plane in the release namespace, with their own ServiceAccounts', () => {
+      for (const object of objects) {
+        if (object.kind.startsWith('Cluster'))
+          assert.equal(object.metadata.namespace, undefined, object.kind);
+        else
+          assert.equal(
+            object.metadata.namespace,
+            DEFAULT_NAMESPACE,
+            `${object.kind}/${object.metadata.name}`,
+          );
+      }
+      assert.equal(operatorDeployment(objects).spec.template.spec.serviceAccountName, 'streamroute-operator');
+      assert.equal(
+        dataplaneDaemonSet(objects).spec.template.spec.serviceAccountName,
+        'streamroute-dataplane',
+      );
+      get(objects, 'ServiceAccount', 'streamroute-operator');
+      get(objects, 'ServiceAccount', 'streamroute-dataplane');
+    });
+
+    it('labels every object with name, instance, version, managed-by and component', () => {
+      for (const object of objects) {
+        const labels = object.metadata.labels ?? {};
+        for (const key of ['name', 'instance', 'version', 'managed-by', 'component'])
+          assert.ok(labels[`app.kubernetes.io/${key}`], `${object.kind}/${object.metadata.name}: ${key}`);
+      }
+    });
+
+    for (const role of [...new Set(RBAC_TABLE.map((row) => row.role))]) {
+      it(`${role} grants exactly its rows of the RBAC table`, () => {
+        const [kind, name] = role.split('/') as [string, string];
+        const object = get<RenderedObject & { rules?: PolicyRule[] }>(objects, kind, name);
+        assert.deepEqual(permissions(role, object.rules ?? []), tablePermissions(role));
+      });
+    }
+
+    it('renders no other role, and binds each role to its own ServiceAccount', () => {
+      const roles = objects
+        .filter((object) => object.kind === 'ClusterRole' || object.kind === 'Role')
+        .map((object) => `${object.kind}/${object.metadata.name}`)
+        .sort();
+      assert.deepEqual(roles, [...new Set(RBAC_TABLE.map((row) => row.role))].sort());
+      for (const who of ['operator', 'dataplane']) {
+        for (const kind of ['ClusterRoleBinding', 'RoleBinding']) {
+          const binding = get<Binding>(objects, kind, `streamroute-${who}`);
+          assert.deepEqual(binding.roleRef, {
+            apiGroup: 'rbac.authorization.k8s.io',
+            kind: kind.replace('Binding', ''),
+            name: `streamroute-${who}`,
+          });
+          assert.deepEqual(binding.subjects, [
+            { kind: 'ServiceAccount', name: `streamroute-${who}`, namespace: DEFAULT_NAMESPACE },
+          ]);
+        }
+      }
+      assert.equal(
+        find(objects, 'ClusterRole', 'streamroute-editor')?.metadata.labels?.[
+          'rbac.authorization.k8s.io/aggregate-to-edit'
+        ],
+        'true',
+      );
+    });
+  });
+
+  describe('with hostNetwork=false', () => {
+    let objects: RenderedObject[];
+    before(async () => {
+      objects = await renderChart({ dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane } });
+    });
+
+    it('exposes HTTP and the syslog ports through a Service with internalTrafficPolicy Local', () => {
+      assert.equal(dataplaneDaemonSet(objects).spec.template.spec.hostNetwork, false);
+      const service = get<Service>(objects, 'Service', 'streamroute-dataplane');
+      assert.equal(service.spec.internalTrafficPolicy, 'Local');
+      const ports = service.spec.ports.map(({ name, port, protocol }) => ({ name, port, protocol }));
+      assert.deepEqual(ports, [
+        { name: 'http', port: 8080, protocol: 'TCP' },
+        { name: 'https', port: 8443, protocol: 'TCP' },
+        { name: 'syslog-udp', port: 514, protocol: 'UDP' },
+      ]);
+    });
+  });
+
+  it('adds NET_BIND_SERVICE (and nothing else) when a syslog port 514 is configured', async () => {
+    const objects = await renderChart(SYSLOG_514);
+    const container = firstContainer(dataplaneDaemonSet(objects));
+    assert.deepEqual(container.securityContext?.capabilities, { drop: ['ALL'], add: ['NET_BIND_SERVICE'] });
+    assert.ok(container.ports?.some((port) => port.containerPort === 514 && port.protocol === 'UDP'));
+    // The operator binds no low port.
+    assert.deepEqual(firstContainer(operatorDeployment(objects)).securityContext?.capabilities, {
+      drop: ['ALL'],
+    });
+  });
+
+  it('passes --watch-namespaces and --keep-versions from values', async () => {
+    const objects = await renderChart({ operator: { watchNamespaces: ['a', 'b'], keepVersions: 3 } });
+    const args = firstContainer(operatorDeployment(objects)).args ?? [];
+    assert.deepEqual(args.slice(args.indexOf('--keep-versions'), args.indexOf('--keep-versions') + 2), [
+      '--keep-versions',
+      '3',
+    ]);
+    assert.deepEqual(args.slice(-2), ['--watch-namespaces', 'a,b']);
+  });
+
+  const VARIANTS: [string, Record<string, unknown>][] = [
+    ['default values', {}],
+    [
+      'hostNetwork=false and syslog 514',
+      { dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane } },
+    ],
+  ];
+  for (const [title, values] of VARIANTS) {
+    it(`runs every container non-root, read-only, without privilege escalation and capabilities (${title})`, async () => {
+      const workloads = (await renderChart(values)).filter((o) =>
+        ['Deployment', 'DaemonSet'].includes(o.kind),
+      );
+      assert.equal(workloads.length, 2);
+      for (const workload of workloads as Workload[]) {
+        const pod = workload.spec.template.spec;
+        assert.equal(pod.securityContext?.runAsNonRoot, true, workload.kind);
+        assert.equal(pod.securityContext?.seccompProfile?.type, 'RuntimeDefault', workload.kind);
+        for (const container of [...pod.containers, ...(pod.initContainers ?? [])]) {
+          const where = `${workload.kind} ${container.name}`;
+          const context = container.securityContext;
+          assert.equal(context?.runAsNonRoot, true, where);
+          assert.equal(context?.runAsUser, 65532, where);
+          assert.equal(context?.readOnlyRootFilesystem, true, where);
+          assert.equal(context?.allowPrivilegeEscalation, false, where);
+          assert.notEqual(context?.privileged, true, where);
+          assert.deepEqual(context?.capabilities?.drop, ['ALL'], where);
+          assert.deepEqual(
+            context?.capabilities?.add ?? [],
+            title.includes('514') && workload.kind === 'DaemonSet' ? ['NET_BIND_SERVICE'] : [],
+            where,
+          );
+          assert.equal(context?.seccompProfile?.type, 'RuntimeDefault', where);
+        }
+      }
+    });
+
+    it(`holds no key material in a Secret or ConfigMap (${title})`, async () => {
+      const objects = await renderChart(values);
+      const stores = objects.filter((object) => object.kind === 'Secret' || object.kind === 'ConfigMap');
+      for (const store of stores) {
+        const text = JSON.stringify([store['data'], store['stringData'], store['binaryData']]);
+        assert.doesNotMatch(text, /-----BEGIN [A-Z ]*(PRIVATE KEY|CERTIFICATE)-----/, store.metadata.name);
+        assert.doesNotMatch(text, /MII[A-Za-z0-9+/]{20}/, `${store.metadata.name}: base64 DER`);
+      }
+      assert.doesNotMatch(JSON.stringify(objects), /PRIVATE KEY/);
+    });
+  }
+});
