@@ -49,7 +49,7 @@ describe('CRDs on a real kube-apiserver', function () {
     assert.equal(names.length, 14);
   });
 
-  for (const example of ['quickstart', 'full']) {
+  for (const example of ['quickstart', 'full', 'kubernetes']) {
     it(`accepts the resources converted from examples/${example} (create, then server-side apply)`, async () => {
       const namespace = `example-${example}`;
       await createNamespace(clients, namespace);

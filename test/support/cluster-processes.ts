@@ -11,6 +11,8 @@ import type { KubeTestServer } from './kube-apiserver.js';
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'operator', 'cli', 'main.ts');
+/** The compiled CLI (`npm run build`): what the images run; benchmarks measure it, not tsx. */
+const COMPILED_CLI = join(ROOT, 'dist', 'operator', 'cli', 'main.js');
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
@@ -55,10 +57,12 @@ export class StreamrouteProcess {
   constructor(
     readonly name: string,
     args: readonly string[],
+    options: { compiled?: boolean } = {},
   ) {
     this.logFile = join(mkdtempSync(join(tmpdir(), 'streamroute-proc-')), `${name}.log`);
     const fd = openSync(this.logFile, 'a');
-    this.#child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const entry = options.compiled === true ? [COMPILED_CLI] : ['--import', 'tsx', CLI];
+    this.#child = spawn(process.execPath, [...entry, ...args], {
       cwd: ROOT,
       stdio: ['ignore', fd, fd],
       env: { ...process.env, NODE_NAME: '', POD_NAMESPACE: '' },
@@ -71,6 +75,10 @@ export class StreamrouteProcess {
         resolve(code);
       }),
     );
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? 0;
   }
 
   log(): string {
