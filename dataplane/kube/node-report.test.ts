@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { boundedReport, componentReport, reportBytes, type ComponentReport } from './node-report.js';
+import {
+  boundedReport,
+  componentReport,
+  reportBytes,
+  reportContent,
+  type ComponentReport,
+} from './node-report.js';
 
 const HEARTBEAT = '2026-11-24T18:00:00.000Z';
 
@@ -92,7 +98,7 @@ describe('componentReport', () => {
         state: 'Retrying',
         transientError: { code: 'EADDRINUSE', message: 'address 0.0.0.0:514 in use', since: HEARTBEAT },
         backoffMs: 2000,
-        metrics: { payloads: 4 },
+        metrics: { payloads: 4, records_in: 7, message_errors: 1, drops: 2, 'drops.quiesce_drop': 2 },
         details: {},
       }),
       {
@@ -102,7 +108,42 @@ describe('componentReport', () => {
         state: 'Retrying',
         transientError: 'EADDRINUSE: address 0.0.0.0:514 in use',
         backoffMs: 2000,
+        metrics: { recordsIn: 7, recordsOut: 0, messageErrors: 1, drops: 2 },
       },
+    );
+  });
+
+  it('counts an emitter’s sent records as its records out, and its full-queue drops as drops', () => {
+    const report = componentReport({
+      domain: 'shop',
+      kind: 'emitter',
+      name: 'out',
+      graphVersion: 1,
+      state: 'Running',
+      transientError: null,
+      backoffMs: null,
+      metrics: { records_in: 9, records_sent: 8, dropped_queue_full: 1 },
+      details: {},
+    });
+    assert.deepEqual(report.metrics, { recordsIn: 9, recordsOut: 8, messageErrors: 0, drops: 1 });
+  });
+});
+
+describe('reportContent', () => {
+  it('ignores the heartbeat time and the counters, so moving counters never cause a write', () => {
+    const component = (recordsIn: number): ComponentReport => ({
+      domain: 'shop',
+      kind: 'Emitter',
+      name: 'out',
+      state: 'Running',
+      metrics: { recordsIn, recordsOut: recordsIn, messageErrors: 0, drops: 0 },
+    });
+    const at = (time: string, recordsIn: number) =>
+      reportContent({ heartbeatTime: time, domains: [], components: [component(recordsIn)] });
+    assert.equal(at('2026-11-24T10:00:00Z', 1), at('2026-11-24T10:05:00Z', 500));
+    assert.notEqual(
+      at('2026-11-24T10:00:00Z', 1),
+      reportContent({ heartbeatTime: '', domains: [], components: [{ ...component(1), state: 'Retrying' }] }),
     );
   });
 });

@@ -14,6 +14,19 @@ export interface ComponentReport {
   state: string;
   transientError?: string;
   backoffMs?: number;
+  /**
+   * Edge metrics (totals since the component started on this node). They ride along with writes that
+   * happen anyway and never cause one: a busy node's counters move every second, and a write per move
+   * would break the fleet's write budget (docs/operator.md).
+   */
+  metrics?: EdgeMetrics;
+}
+
+export interface EdgeMetrics {
+  recordsIn: number;
+  recordsOut: number;
+  messageErrors: number;
+  drops: number;
 }
 
 export interface NodeReportStatus {
@@ -49,7 +62,25 @@ export function componentReport(description: ComponentDescription): ComponentRep
           transientError: `${transientError.code}: ${transientError.message}`.slice(0, TRANSIENT_ERROR_MAX),
         }),
     ...(backoffMs === null ? {} : { backoffMs: Math.max(0, Math.round(backoffMs)) }),
+    metrics: edgeMetrics(description.metrics),
   };
+}
+
+/** The DESCRIBE counters a report carries; an emitter's records out are the records it sent. */
+function edgeMetrics(metrics: Record<string, number>): EdgeMetrics {
+  const count = (name: string): number => Math.max(0, Math.round(metrics[name] ?? 0));
+  return {
+    recordsIn: count('records_in'),
+    recordsOut: count('records_out') || count('records_sent'),
+    messageErrors: count('message_errors'),
+    drops: count('drops') + count('dropped_queue_full'),
+  };
+}
+
+/** What decides whether a report changed: everything but the heartbeat time and the counters. */
+export function reportContent(status: NodeReportStatus): string {
+  const components = status.components.map(({ metrics: _metrics, ...rest }) => rest);
+  return JSON.stringify({ ...status, heartbeatTime: undefined, components });
 }
 
 export function reportBytes(status: NodeReportStatus): number {

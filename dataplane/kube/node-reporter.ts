@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '../runtime/clock.js';
 import { API_VERSION, customPath, DATAPLANE_NODE_PLURAL, MANAGED_BY } from './contract.js';
 import type { GraphSync } from './graph-sync.js';
 import { isStatus, KubeApiError, type KubeApi } from './kube-api.js';
-import { boundedReport, componentReport, type NodeReportStatus } from './node-report.js';
+import { boundedReport, componentReport, reportContent, type NodeReportStatus } from './node-report.js';
 import { ReportSchedule, type ReportTiming, type WriteReason } from './report-schedule.js';
 
 export interface NodeReporterOptions {
@@ -102,7 +102,7 @@ export class NodeReporter {
 
   async #compare(): Promise<void> {
     try {
-      if (contentOf(await this.collect()) !== this.#written) this.#schedule.changed();
+      if (reportContent(await this.collect()) !== this.#written) this.#schedule.changed();
     } catch (error: unknown) {
       this.#log.warn(
         { event: 'report_collect_failed', error: errorText(error) },
@@ -121,7 +121,7 @@ export class NodeReporter {
     const heartbeat = reason === 'heartbeat' || this.#heartbeatOwed;
     try {
       const status = await this.collect();
-      const content = contentOf(status);
+      const content = reportContent(status);
       if (!heartbeat && content === this.#written) return;
       await this.#send(status);
       this.#written = content;
@@ -185,9 +185,6 @@ const COMPONENT_FIELDS: readonly [string, DescribedKind][] = [
 ];
 
 /** The report without its heartbeat time: what "changed" compares. */
-function contentOf(status: NodeReportStatus): string {
-  return JSON.stringify({ ...status, heartbeatTime: undefined });
-}
 
 function errorText(error: unknown): string {
   if (error instanceof KubeApiError) return `${error.status} ${error.reason}`;

@@ -292,7 +292,18 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       'orders',
     ]);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Records before a subscriber joins are not kept: wait until both nodes have it.
+      await eventually(
+        'the subscription to join on both nodes',
+        () =>
+          nodes.every((node) =>
+            node.process
+              .log()
+              .split('\n')
+              .some((line) => line.includes('subscriber_joined') && line.includes('"subscription":"merged"')),
+          ),
+        30_000,
+      );
       for (const [i, node] of nodes.entries()) await post(node, { order_id: `S-${i}`, amount: i });
       await eventually(
         'two records through the pod proxy',

@@ -20,6 +20,17 @@ const componentReport = object(
     state: str('Starting, Running, Quiescing, Suspended, Retrying or Stopped.'),
     transientError: optional(str('Current transient error.', { maxLength: 512 })),
     backoffMs: optional(int('Current reconnect backoff in milliseconds.', { minimum: 0 })),
+    metrics: optional(
+      object(
+        {
+          recordsIn: int('Records that came in.', { minimum: 0 }),
+          recordsOut: int('Records that went out (for an emitter: sent).', { minimum: 0 }),
+          messageErrors: int('Per-record failures.', { minimum: 0 }),
+          drops: int('Records dropped (quiesce, a full queue).', { minimum: 0 }),
+        },
+        'Edge metrics since the component started on this node; updated with writes that happen anyway (a change, the heartbeat), never the cause of one.',
+      ),
+    ),
   },
   'Runtime state of one ingestor or emitter on this node.',
 );
