@@ -39,7 +39,7 @@ export interface DataplaneOptions extends Omit<ResolvedFlags, 'logLevel' | 'rate
   now?: () => Instant;
   /** Uniform in [0, 1): the report's delay after a new graph and the heartbeat jitter. */
   random?: () => number;
-  /** Report timing (default: 10 s spacing, 0–5 s after a new graph, heartbeat 5 min ± 10 %). */
+  /** Report timing (default: 10 s spacing, 0–5 s after a new graph, heartbeat 5 min ± 50 %). */
   reportTiming?: Partial<ReportTiming>;
   /** How often component states are compared with the last report (default 10 s). */
   reportPollMs?: number;

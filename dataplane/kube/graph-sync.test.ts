@@ -35,8 +35,10 @@ class FakeTarget {
   readonly applied: [string, number][] = [];
   readonly removed: string[] = [];
   refuse = false;
+  throws = false;
 
   apply(graph: unknown, version: number): Promise<ApplyResult> {
+    if (this.throws) return Promise.reject(new Error('the data plane broke'));
     if (this.refuse) return Promise.resolve({ ok: false, errors: ['relay x: unknown schema'] });
     const domain = (graph as { domain: string }).domain;
     this.applied.push([domain, version]);
@@ -198,6 +200,18 @@ describe('GraphSync', () => {
     publish('a', 3);
     await sync.update({ domains: { a: { version: 3, sha256: 'f'.repeat(64) } } });
     assert.match(sync.states()[0]!.error!, /^graph version 3: index names sha256 f{64} for version 3/);
+    assert.deepEqual(target.applied, [['a', 1]]);
+  });
+
+  it('a data plane that throws is retried on the backoff; the sync never rejects (regression)', async () => {
+    const { target, clock, sync, publish } = setup();
+    target.throws = true;
+    await sync.update({ domains: { a: { version: 1, sha256: publish('a', 1) } } });
+    assert.deepEqual(target.applied, []);
+    target.throws = false;
+    clock.advance(100);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 10 && target.applied.length === 0; i++) await new Promise((r) => setImmediate(r));
     assert.deepEqual(target.applied, [['a', 1]]);
   });
 

@@ -115,7 +115,18 @@ export class GraphSync {
   async #run(): Promise<void> {
     while (!this.#stopped && this.#wanted !== undefined && this.#wanted !== this.#synced) {
       const index = this.#wanted;
-      const transient = await this.#syncIndex(index);
+      let transient: boolean;
+      try {
+        transient = await this.#syncIndex(index);
+      } catch (error: unknown) {
+        // the data plane threw (it should answer with a refusal): try again on the backoff, never
+        // leave a rejection nobody awaits (callers start syncs with `void`)
+        this.#log.error(
+          { event: 'sync_failed', error: error instanceof Error ? error.name : 'unknown' },
+          'applying the index failed; retrying',
+        );
+        transient = true;
+      }
       this.#synced = index;
       this.#armRetry(transient);
     }

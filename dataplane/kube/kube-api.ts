@@ -32,6 +32,9 @@ export class KubeApiError extends Error {
   }
 }
 
+/** How long a plain request (not a watch or stream) may take, body included. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 export function isStatus(error: unknown, status: number): boolean {
   return error instanceof KubeApiError && error.status === status;
 }
@@ -81,9 +84,14 @@ export class KubeApi {
     return this.#config.getContextObject(name)?.namespace;
   }
 
-  /** One JSON request; resolves with the parsed body, rejects with KubeApiError on a status ≥ 300. */
+  /**
+   * One JSON request; resolves with the parsed body, rejects with KubeApiError on a status ≥ 300, and
+   * gives up after REQUEST_TIMEOUT_MS (a connection that died silently must not stall a sync, a report
+   * or a stop forever).
+   */
   async request<T>(spec: RequestSpec): Promise<T> {
-    const response = await this.#send(spec);
+    const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    const response = await this.#send(spec, signal);
     const body = await readBody(response);
     const method = spec.method ?? 'GET';
     if ((response.statusCode ?? 0) >= 300) throw apiError(response.statusCode ?? 0, body, method, spec.path);

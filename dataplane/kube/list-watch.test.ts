@@ -105,6 +105,9 @@ describe('runListWatch', () => {
     await settle();
     assert.deepEqual(backoffs, [100, 150], 'doubled, capped at maxMs');
     clock.advance(150);
+    await settle();
+    assert.equal(api.calls.length, 4, 'a watch that ended without an event is not reopened at once');
+    clock.advance(150);
     await done;
     assert.deepEqual(api.calls, ['list rv=-', 'list rv=-', 'list rv=-', 'watch rv=1', 'watch rv=1']);
   });
@@ -127,5 +130,32 @@ describe('runListWatch', () => {
       { onList: () => {}, onEvent: () => {} },
     );
     assert.equal(watchSignal?.aborted, true);
+  });
+
+  it('takes an empty metadata-only list (`items: null`) as empty (regression)', async () => {
+    const controller = new AbortController();
+    const lists: number[] = [];
+    const api = {
+      request: (spec: RequestSpec) => {
+        assert.match(spec.accept ?? '', /as=PartialObjectMetadataList/);
+        return Promise.resolve({ metadata: { resourceVersion: '1' }, items: null });
+      },
+      watch: (spec: RequestSpec) => {
+        assert.match(spec.accept ?? '', /as=PartialObjectMetadata;/);
+        controller.abort();
+        return Promise.resolve();
+      },
+    };
+    await runListWatch(
+      {
+        api: api as never,
+        path: '/x',
+        clock: new ManualClock(),
+        signal: controller.signal,
+        metadataOnly: true,
+      },
+      { onList: (items) => lists.push(items.length), onEvent: () => {} },
+    );
+    assert.deepEqual(lists, [0]);
   });
 });

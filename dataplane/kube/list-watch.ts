@@ -40,11 +40,19 @@ export interface ListWatchOptions {
   clock: Clock;
   backoff?: { initialMs: number; maxMs: number };
   signal: AbortSignal;
+  /**
+   * Ask for PartialObjectMetadata: names, labels and annotations only (a Secret's data never leaves the
+   * API server). Items come without apiVersion/kind of their own.
+   */
+  metadataOnly?: boolean;
 }
+
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const METADATA_ITEM = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 interface ListBody<T> {
   metadata: { resourceVersion: string };
-  items: T[];
+  items: T[] | null;
 }
 
 /** Runs until `signal` aborts; never rejects. */
@@ -59,11 +67,17 @@ export async function runListWatch<T extends KubeObject>(
   while (!options.signal.aborted) {
     try {
       if (version === undefined) {
-        const list = await options.api.request<ListBody<T>>({ path: options.path, query: selectors });
+        const list = await options.api.request<ListBody<T>>({
+          path: options.path,
+          query: selectors,
+          ...(options.metadataOnly === true ? { accept: METADATA_LIST } : {}),
+        });
+        // a metadata-only list that is empty has `items: null`
+        handlers.onList(list.items ?? []);
         version = list.metadata.resourceVersion;
-        handlers.onList(list.items);
       }
       let gone = false;
+      let delivered = false;
       const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
       // A connection that died silently delivers nothing and never ends: give up on the stream a
       // little after the server would have ended it, and watch again.
@@ -78,6 +92,7 @@ export async function runListWatch<T extends KubeObject>(
               allowWatchBookmarks: true,
               timeoutSeconds,
             },
+            ...(options.metadataOnly === true ? { accept: METADATA_ITEM } : {}),
           },
           (event: WatchEvent<T>) => {
             if (event.type === 'ERROR') {
@@ -85,6 +100,7 @@ export async function runListWatch<T extends KubeObject>(
               return;
             }
             version = event.object.metadata.resourceVersion ?? version;
+            delivered = true;
             delay = backoff.initialMs;
             if (event.type !== 'BOOKMARK') handlers.onEvent(event.type, event.object);
           },
@@ -92,6 +108,11 @@ export async function runListWatch<T extends KubeObject>(
         )
         .finally(stream.dispose);
       if (gone) version = undefined;
+      else if (!delivered && !options.signal.aborted) {
+        // ended without a single event (or with an error other than 410): do not spin on reopening
+        await sleep(options.clock, delay, options.signal);
+        delay = Math.min(backoff.maxMs, delay * 2);
+      }
     } catch (error) {
       if (options.signal.aborted) return;
       if (isStatus(error, 410)) version = undefined;

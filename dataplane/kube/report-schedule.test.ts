@@ -137,6 +137,24 @@ describe('ReportSchedule', () => {
     assert.equal(writes.length, 2, 'no heartbeat without an acknowledged write');
   });
 
+  it('backs off after failures in a row (10, 20, 40 s … at most 5 min); a success resets it', () => {
+    const { clock, writes, s } = schedule(() => 0.5, false);
+    s.changed();
+    clock.advance(0);
+    const failAndWait = (): number => {
+      const before = clock.now();
+      s.failed();
+      const count = writes.length;
+      while (writes.length === count) clock.advance(1_000);
+      return clock.now() - before;
+    };
+    assert.deepEqual([failAndWait(), failAndWait(), failAndWait()], [10_000, 20_000, 40_000]);
+    for (let i = 0; i < 5; i++) failAndWait();
+    assert.equal(failAndWait(), 300_000, 'capped');
+    s.written();
+    assert.equal(failAndWait(), 10_000, 'reset by a success');
+  });
+
   it('stop() cancels what is pending', () => {
     const { clock, writes, s } = schedule();
     s.changed();

@@ -26,6 +26,9 @@ export const DEFAULT_REPORT_TIMING: ReportTiming = {
   heartbeatJitter: 0.5,
 };
 
+/** The longest wait between failed writes. */
+export const MAX_FAILURE_WAIT_MS = 300_000;
+
 export interface ReportScheduleOptions {
   clock: Clock;
   /** Uniform in [0, 1) (Math.random in production). */
@@ -44,6 +47,8 @@ export class ReportSchedule {
   #lastWriteAt: number | undefined;
   #due: { at: number; timer: TimerHandle } | undefined;
   #heartbeat: TimerHandle | undefined;
+  /** Writes that failed in a row: each doubles the wait before the next try (API down, RBAC broken). */
+  #failures = 0;
   #stopped = false;
 
   constructor(options: ReportScheduleOptions) {
@@ -74,6 +79,7 @@ export class ReportSchedule {
   /** A write went through: the heartbeat counts from now. */
   written(): void {
     if (this.#stopped) return;
+    this.#failures = 0;
     if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat);
     const { heartbeatMs, heartbeatJitter } = this.#timing;
     const wait = heartbeatMs * (1 + heartbeatJitter * (2 * this.#random() - 1));
@@ -83,9 +89,15 @@ export class ReportSchedule {
     }, wait);
   }
 
-  /** A write failed: try again once the spacing allows. */
+  /**
+   * A write failed: try again after the spacing, doubled per failure in a row up to MAX_FAILURE_WAIT_MS,
+   * so a fleet facing an API outage backs off instead of retrying every 10 s.
+   */
   failed(): void {
-    this.changed();
+    this.#failures += 1;
+    const wait = Math.min(MAX_FAILURE_WAIT_MS, this.#timing.minIntervalMs * 2 ** (this.#failures - 1));
+    const at = Math.max(this.#earliest(), (this.#lastWriteAt ?? this.#clock.now()) + wait);
+    if (this.#due === undefined || this.#due.at < at) this.#arm(at);
   }
 
   stop(): void {

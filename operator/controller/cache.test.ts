@@ -136,6 +136,10 @@ describe('ClusterCache', () => {
       ['prod', 'objects'],
       ['prod', 'objects'],
     ]);
+    // A delete (DROP, kubectl delete) keeps generation and labels, and must still recompile (regression).
+    relays.onEvent('DELETED', { ...annotated, metadata: { ...annotated.metadata, resourceVersion: '5' } });
+    assert.deepEqual(changes.splice(0), [['prod', 'objects']]);
+    assert.equal(cache.snapshot('prod').objects.length, 0);
     await cache.stop();
   });
 
@@ -236,5 +240,18 @@ describe('ClusterCache', () => {
     });
     assert.deepEqual(changedReportDomains(before, after), ['a']);
     assert.deepEqual(changedReportDomains(undefined, undefined), []);
+  });
+
+  it('changedReportDomains ignores components’ counters (they move with every write)', () => {
+    const component = (recordsIn: number) => ({
+      domain: 'a',
+      kind: 'Emitter',
+      name: 'e',
+      state: 'Running',
+      metrics: { recordsIn, recordsOut: 0, messageErrors: 0, drops: 0 },
+    });
+    const before = report('n', '1', { components: [component(1)] });
+    const after = report('n', '2', { components: [component(900)] });
+    assert.deepEqual(changedReportDomains(before, after), []);
   });
 });

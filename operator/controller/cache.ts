@@ -29,6 +29,8 @@ export interface CacheStream {
   /** The namespace this stream covers; undefined: all namespaces (or a cluster-scoped kind). */
   namespace?: string;
   role: 'graph' | 'resourceVersion' | 'nodeReport';
+  /** Only names, labels and annotations are sent (Secrets: the operator never receives key material). */
+  metadataOnly?: boolean;
 }
 
 export const CONFIG_MAP = 'ConfigMap';
@@ -56,6 +58,7 @@ export function cacheStreams(namespaces: readonly string[] | undefined): CacheSt
         path,
         labelSelector,
         role: 'resourceVersion',
+        ...(kind === SECRET ? { metadataOnly: true } : {}),
         ...ns(namespace),
       });
     }
@@ -112,6 +115,7 @@ export class ClusterCache {
           clock: this.#options.clock,
           signal: this.#abort.signal,
           ...(stream.labelSelector === undefined ? {} : { labelSelector: stream.labelSelector }),
+          ...(stream.metadataOnly === true ? { metadataOnly: true } : {}),
         },
         {
           onList: (items) => this.#onList(stream, items),
@@ -198,7 +202,8 @@ export class ClusterCache {
     if (!this.#apply(stream, type, object, old)) return;
     if (stream.role !== 'nodeReport') {
       // the operator's own status writes come back as events: they change nothing to compile
-      if (stream.role === 'graph' && statusOnlyChange(old, object)) return;
+      // (a delete keeps generation and labels: it always counts)
+      if (type !== 'DELETED' && stream.role === 'graph' && statusOnlyChange(old, object)) return;
       this.#emit(namespace, 'objects');
       return;
     }
@@ -325,14 +330,16 @@ export function statusOnlyChange(before: ClusterObject | undefined, after: Clust
 
 interface ReportStatus {
   domains?: { domain?: unknown }[];
-  components?: { domain?: unknown }[];
+  components?: { domain?: unknown; metrics?: unknown }[];
 }
 
 /** Each domain's part of a node report, as comparable text. */
 export function reportParts(report: ClusterObject | undefined): Map<string, string> {
   const status = (report?.status ?? {}) as ReportStatus;
   const parts = new Map<string, unknown[]>();
-  for (const entry of [...(status.domains ?? []), ...(status.components ?? [])]) {
+  // a component's counters ride along with every write; they are not what the roll-up shows
+  const components = (status.components ?? []).map(({ metrics: _metrics, ...rest }) => rest);
+  for (const entry of [...(status.domains ?? []), ...components]) {
     if (typeof entry.domain !== 'string') continue;
     const list = parts.get(entry.domain) ?? [];
     list.push(entry);

@@ -63,7 +63,7 @@ export class Controller {
   readonly #queue: WorkQueue;
   readonly #elector: LeaderElector | undefined;
   readonly #metrics: Metrics;
-  readonly #deps: Omit<ReconcileDeps, 'logger'>;
+  #deps: Omit<ReconcileDeps, 'logger'>;
   #leading = false;
   #started = false;
 
@@ -149,6 +149,9 @@ export class Controller {
 
   #startLeading(): void {
     this.#leading = true;
+    // A new client object each term: the reconcile keys its caches (graph versions, pointers) by it, so a
+    // replica that leads again starts from what the API holds, not from what it saw last time it led.
+    this.#deps = { ...this.#deps, api: fenced(this.#options.api, () => this.#leading) };
     void this.#cache.whenSynced().then(() => {
       if (!this.#leading) return;
       const domains = this.#cache.domains();

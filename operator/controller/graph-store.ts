@@ -38,7 +38,6 @@ export class GraphStore {
   readonly #api: KubeApi;
   readonly #domains = new Map<string, DomainCache>();
   /** The index entry last written or confirmed per domain (null: confirmed absent). */
-  readonly #indexed = new Map<string, IndexEntry | null>();
 
   constructor(api: KubeApi) {
     this.#api = api;
@@ -108,16 +107,16 @@ export class GraphStore {
     else await this.#api.request({ method: 'PUT', path: corePath('configmaps', domain, POINTER_NAME), body });
   }
 
-  /** Sets (or removes) the domain's index entry: read-modify-write, retried on conflict. */
+  /**
+   * Sets (or removes) the domain's index entry: read-modify-write, retried on conflict. The index is read
+   * every time (never cached): another replica, or a person, may have changed or deleted it.
+   */
   async setIndex(namespace: string, domain: string, entry: IndexEntry | undefined): Promise<boolean> {
-    const known = this.#indexed.get(domain);
-    if (known !== undefined && sameEntry(known ?? undefined, entry)) return false;
     for (let attempt = 1; ; attempt += 1) {
       const object = await this.#get(corePath('configmaps', namespace, INDEX_NAME));
       const data = editIndex(object, domain, entry);
       try {
         if (data !== undefined) await this.#writeIndex(namespace, object, data);
-        this.#indexed.set(domain, entry ?? null);
         return data !== undefined;
       } catch (error) {
         if (!(isStatus(error, 409) && attempt < INDEX_RETRIES)) throw error;
@@ -149,7 +148,6 @@ export class GraphStore {
   /** Forgets what is cached of a domain (after an error, or when it is gone). */
   forget(domain: string): void {
     this.#domains.delete(domain);
-    this.#indexed.delete(domain);
   }
 
   async #writeIndex(
@@ -197,8 +195,4 @@ export class GraphStore {
       throw error;
     }
   }
-}
-
-function sameEntry(a: IndexEntry | undefined, b: IndexEntry | undefined): boolean {
-  return a?.version === b?.version && a?.sha256 === b?.sha256;
 }

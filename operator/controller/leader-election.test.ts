@@ -139,6 +139,9 @@ describe('leader election', () => {
         name: 'streamroute-operator',
         identity,
         clock,
+        // renewTime from the manual clock: with real time, renewals within one real millisecond would
+        // write the same record, which the others cannot tell from no renewal at all
+        wallClock: () => new Date(clock.now()),
         onStartedLeading: () => events.push(`${identity} leads`),
         onStoppedLeading: () => events.push(`${identity} stops`),
       });
@@ -168,7 +171,9 @@ describe('leader election', () => {
       assert.deepEqual(events, ['a leads', 'a stops']);
       await elapse(clock, 12_000);
       assert.equal(b.isLeader, false, 'not before the lease expires');
-      await elapse(clock, 5000);
+      // b last saw the record change at its read after a's last renewal (up to one retry period late),
+      // and acquires at its first retry after that plus 15 s: at most 15 + 2 × 2 s after the crash.
+      await elapse(clock, 7000);
       assert.equal(b.isLeader, true);
       assert.equal(server.stored?.spec?.leaseTransitions, 1);
       const c = elector(server, clock, 'c', events);

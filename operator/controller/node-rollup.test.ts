@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ClusterObject } from './domain-snapshot.js';
-import { domainNodes, ERROR_SAMPLES, readyCondition, rollUp } from './node-rollup.js';
+import { domainNodes, ERROR_SAMPLES, readyCondition, rollUp, STALE_REPORT_MS } from './node-rollup.js';
 
 function report(
   node: string,
@@ -33,6 +33,18 @@ function report(
 }
 
 describe('node roll-up', () => {
+  it('leaves out a node whose heartbeat is older than 15 minutes (a node that is gone)', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    const at = (msAgo: number) => new Date(now - msAgo).toISOString();
+    const fresh = { ...report('n1', 3, 'Running') };
+    fresh.status = { ...fresh.status, heartbeatTime: at(STALE_REPORT_MS) };
+    const gone = { ...report('n2', 2, 'Running') };
+    gone.status = { ...gone.status, heartbeatTime: at(STALE_REPORT_MS + 1) };
+    const rollup = rollUp(domainNodes([fresh, gone], 'shop', now), 'HttpIngestor', 'orders-in');
+    assert.equal(rollup.total, 1);
+    assert.deepEqual(rollup.versions, [{ version: 3, nodes: 1 }]);
+  });
+
   it('is Unknown when no node reports the domain', () => {
     const rollup = rollUp(
       domainNodes([report('n1', undefined, undefined)], 'shop'),

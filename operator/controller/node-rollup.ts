@@ -44,9 +44,22 @@ export interface DomainNodes {
   versions: Map<number, number>;
 }
 
-export function domainNodes(reports: readonly ClusterObject[], domain: string): DomainNodes {
+/**
+ * A report whose heartbeat is older than this is from a node that is gone (or cut off): it is left out
+ * of the roll-up. Heartbeats come every 2.5–7.5 minutes; failed writes back off to at most 5 minutes.
+ */
+export const STALE_REPORT_MS = 15 * 60_000;
+
+export function domainNodes(
+  reports: readonly ClusterObject[],
+  domain: string,
+  nowMs: number = Date.now(),
+): DomainNodes {
   const found: DomainNodes = { nodes: new Map(), versions: new Map() };
   for (const report of reports) {
+    const heartbeatTime = report.status?.['heartbeatTime'];
+    const heartbeat = typeof heartbeatTime === 'string' ? Date.parse(heartbeatTime) : Number.NaN;
+    if (Number.isFinite(heartbeat) && nowMs - heartbeat > STALE_REPORT_MS) continue;
     const domainReport = listOf<DomainReport>(report.status, 'domains').find((d) => d?.domain === domain);
     if (domainReport === undefined) continue;
     const components = new Map<string, ComponentReport>();

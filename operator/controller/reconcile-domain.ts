@@ -107,7 +107,7 @@ export function createDomainReconciler(options: ReconcilerOptions = {}): Reconci
       bindings.set(domain, bound);
       const result = await publish(run, plan);
       result.pointer = await honourPin(run, result.pointer);
-      const nodes = domainNodes(snapshot.nodeReports, domain);
+      const nodes = domainNodes(snapshot.nodeReports, domain, Date.parse(deps.now()));
       const statusInputs = {
         outcomes: plan.outcomes,
         refusal: result.refusal,

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GRAPH_KINDS } from '../../operator/api/index.js';
+import { buildProgram } from '../../operator/cli/program.js';
 import { INDEX_NAME } from '../../dataplane/kube/contract.js';
 import {
   CHART_DIR,
@@ -42,19 +43,19 @@ const RBAC_TABLE: readonly RbacRow[] = [
     role: 'ClusterRole/streamroute-operator',
     apiGroup: 'streamroute.io',
     resources: STATUS_PLURALS,
-    verbs: ['get', 'patch', 'update'],
+    verbs: ['patch'],
   },
   {
     role: 'ClusterRole/streamroute-operator',
     apiGroup: 'streamroute.io',
     resources: ['dataplanenodes'],
-    verbs: ['get', 'list', 'watch'],
+    verbs: ['list', 'watch'],
   },
   {
     role: 'ClusterRole/streamroute-operator',
     apiGroup: '',
     resources: ['configmaps'],
-    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
   },
   {
     role: 'ClusterRole/streamroute-operator',
@@ -66,7 +67,7 @@ const RBAC_TABLE: readonly RbacRow[] = [
     role: 'ClusterRole/streamroute-operator',
     apiGroup: '',
     resources: ['events'],
-    verbs: ['create', 'patch'],
+    verbs: ['create'],
   },
   // operator (Role, own namespace)
   {
@@ -81,8 +82,14 @@ const RBAC_TABLE: readonly RbacRow[] = [
   {
     role: 'ClusterRole/streamroute-dataplane',
     apiGroup: 'streamroute.io',
-    resources: ['dataplanenodes', 'dataplanenodes/status'],
-    verbs: ['get', 'create', 'update', 'patch'],
+    resources: ['dataplanenodes'],
+    verbs: ['create'],
+  },
+  {
+    role: 'ClusterRole/streamroute-dataplane',
+    apiGroup: 'streamroute.io',
+    resources: ['dataplanenodes/status'],
+    verbs: ['patch'],
   },
   // data plane (Role, own namespace): only the index
   {
@@ -90,35 +97,29 @@ const RBAC_TABLE: readonly RbacRow[] = [
     apiGroup: '',
     resources: ['configmaps'],
     resourceNames: [INDEX_NAME],
-    verbs: ['get', 'list', 'watch'],
+    verbs: ['list', 'watch'],
   },
   // CLI users (ClusterRole, aggregated to `edit`)
   {
     role: 'ClusterRole/streamroute-editor',
     apiGroup: 'streamroute.io',
     resources: GRAPH_PLURALS,
-    verbs: ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete'],
+    verbs: ['get', 'list', 'create', 'patch', 'delete'],
   },
   {
     role: 'ClusterRole/streamroute-editor',
     apiGroup: '',
     resources: ['configmaps'],
-    verbs: ['create', 'get', 'list', 'update', 'patch'],
+    verbs: ['create', 'get', 'list', 'patch'],
   },
   {
     role: 'ClusterRole/streamroute-editor',
     apiGroup: '',
     resources: ['secrets'],
-    verbs: ['create', 'get', 'list'],
+    verbs: ['create', 'list'],
   },
-  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods'], verbs: ['get', 'list'] },
+  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods'], verbs: ['list'] },
   { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods/proxy'], verbs: ['get'] },
-  {
-    role: 'ClusterRole/streamroute-editor',
-    apiGroup: 'streamroute.io',
-    resources: ['dataplanenodes'],
-    verbs: ['get', 'list'],
-  },
 ];
 
 interface PolicyRule {
@@ -157,6 +158,11 @@ function tablePermissions(role: string): string[] {
 
 // ---- rendered objects ----------------------------------------------------------------------------
 
+interface Probe {
+  httpGet?: { host?: string; path: string; port: string | number };
+  periodSeconds?: number;
+  failureThreshold?: number;
+}
 interface Container {
   name: string;
   args?: string[];
@@ -170,8 +176,9 @@ interface Container {
     capabilities?: { drop?: string[]; add?: string[] };
     seccompProfile?: { type: string };
   };
-  livenessProbe?: { httpGet?: { path: string; port: string | number } };
-  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
   ports?: { name: string; containerPort: number; protocol: string }[];
 }
 interface PodSpec {
@@ -216,6 +223,7 @@ const firstContainer = (workload: Workload): Container => workload.spec.template
 
 const SYSLOG_514 = { dataplane: { syslogPorts: [{ name: 'syslog-udp', port: 514, protocol: 'UDP' }] } };
 const NO_HOST_NETWORK = { dataplane: { hostNetwork: false } };
+const ADMIN_LOOPBACK = { dataplane: { adminBind: 'loopback' } };
 
 describe('Helm chart charts/streamroute (real helm)', function () {
   this.timeout(60_000);
@@ -241,6 +249,7 @@ describe('Helm chart charts/streamroute (real helm)', function () {
     const cases: [string, Record<string, unknown>][] = [
       ['default values', {}],
       ['hostNetwork=false', NO_HOST_NETWORK],
+      ['adminBind=loopback', ADMIN_LOOPBACK],
       [
         'hostNetwork=false with a syslog port 514',
         { dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane } },
@@ -269,6 +278,19 @@ describe('Helm chart charts/streamroute (real helm)', function () {
     let objects: RenderedObject[];
     before(async () => {
       objects = await renderChart();
+    });
+
+    it('passes only flags the streamroute CLI knows to the operator and the data plane', () => {
+      const program = buildProgram({ out: () => {}, err: () => {} }, () => {});
+      for (const workload of [operatorDeployment(objects), dataplaneDaemonSet(objects)]) {
+        const [command, ...args] = firstContainer(workload).args ?? [];
+        const known = program.commands.find((each) => each.name() === command);
+        assert.ok(known !== undefined, `the CLI has no command ${String(command)}`);
+        const flags = new Set(known.options.map((option) => option.long));
+        for (const flag of args.filter((arg) => arg.startsWith('--'))) {
+          assert.ok(flags.has(flag), `streamroute ${String(command)} has no ${flag}`);
+        }
+      }
     });
 
     it('runs two operator replicas with the contract arguments and a PodDisruptionBudget of 1', () => {
@@ -315,6 +337,12 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '--admin-listen-addr',
         '$(POD_IP):8081',
       ]);
+      // The startup probe holds the liveness probe off while the first sync (at 1 QPS) runs: 5 minutes.
+      assert.deepEqual(firstContainer(daemonSet).startupProbe, {
+        httpGet: { path: '/healthz', port: 'admin' },
+        periodSeconds: 5,
+        failureThreshold: 60,
+      });
       assert.deepEqual(firstContainer(daemonSet).livenessProbe?.httpGet, { path: '/healthz', port: 'admin' });
       assert.deepEqual(firstContainer(daemonSet).readinessProbe?.httpGet, { path: '/readyz', port: 'admin' });
       assert.ok(pod.volumes?.some((volume) => volume.name === 'tmp' && volume.emptyDir));
@@ -421,6 +449,41 @@ describe('Helm chart charts/streamroute (real helm)', function () {
     assert.deepEqual(firstContainer(operatorDeployment(objects)).securityContext?.capabilities, {
       drop: ['ALL'],
     });
+  });
+
+  it('binds the admin API to 127.0.0.1 with adminBind=loopback, and probes it there', async () => {
+    const objects = await renderChart({ dataplane: { adminBind: 'loopback', adminPort: 9091 } });
+    const container = firstContainer(dataplaneDaemonSet(objects));
+    const args = container.args ?? [];
+    const at = args.indexOf('--admin-listen-addr');
+    assert.deepEqual(args.slice(at, at + 2), ['--admin-listen-addr', '127.0.0.1:9091']);
+    // On the host network the kubelet shares the node's loopback; the pod IP would not answer.
+    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe])
+      assert.equal(probe?.httpGet?.host, '127.0.0.1');
+  });
+
+  it('refuses adminBind=loopback with hostNetwork=false (the kubelet cannot probe the pod loopback)', async () => {
+    const values = { dataplane: { ...NO_HOST_NETWORK.dataplane, ...ADMIN_LOOPBACK.dataplane } };
+    const failure = await renderChart(values).then(
+      () => assert.fail('helm template rendered adminBind=loopback with hostNetwork=false'),
+      (error: unknown) => String((error as { stderr?: string }).stderr ?? error),
+    );
+    assert.match(failure, /adminBind=loopback needs dataplane.hostNetwork=true/);
+  });
+
+  it('rejects an adminBind outside the values schema', async () => {
+    const failure = await runHelm(['lint', '--strict', CHART_DIR], { dataplane: { adminBind: 'node' } }).then(
+      () => assert.fail('helm lint accepted adminBind=node'),
+      (error: unknown) => String((error as { stdout?: string }).stdout),
+    );
+    assert.match(failure, /adminBind/);
+  });
+
+  it('takes the startup probe period and failure threshold from values', async () => {
+    const values = { dataplane: { startupProbe: { periodSeconds: 10, failureThreshold: 90 } } };
+    const probe = firstContainer(dataplaneDaemonSet(await renderChart(values))).startupProbe;
+    assert.equal(probe?.periodSeconds, 10);
+    assert.equal(probe?.failureThreshold, 90);
   });
 
   it('passes --watch-namespaces and --keep-versions from values', async () => {

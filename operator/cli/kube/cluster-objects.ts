@@ -87,11 +87,18 @@ export async function listVersions(
   resource?: string,
 ): Promise<VersionObject[]> {
   const labelSelector = resource === undefined ? LABEL_RESOURCE : `${LABEL_RESOURCE}=${resource}`;
-  const [configMaps, secrets] = await Promise.all(
-    (['configmaps', 'secrets'] as const).map((plural) =>
-      getWithRetry<List<DataObject>>(api, { path: corePath(plural, namespace), query: { labelSelector } }),
-    ),
-  );
+  // Secrets: names, labels and annotations only; the CLI never needs (or receives) key material.
+  const [configMaps, secrets] = await Promise.all([
+    getWithRetry<List<DataObject>>(api, {
+      path: corePath('configmaps', namespace),
+      query: { labelSelector },
+    }),
+    getWithRetry<List<DataObject>>(api, {
+      path: corePath('secrets', namespace),
+      query: { labelSelector },
+      accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+    }),
+  ]);
   return [
     ...(configMaps?.items ?? []).map((object) => ({ kind: 'ConfigMap' as const, object })),
     ...(secrets?.items ?? []).map((object) => ({ kind: 'Secret' as const, object })),

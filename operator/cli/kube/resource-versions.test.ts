@@ -44,6 +44,7 @@ describe('resource versions on a cluster', () => {
     ['an RSA key', 'x\n-----BEGIN RSA PRIVATE KEY-----\n', true],
     ['an EC key', '-----BEGIN EC PRIVATE KEY-----', true],
     ['an encrypted key', '-----BEGIN ENCRYPTED PRIVATE KEY-----', true],
+    ['a PGP key', '-----BEGIN PGP PRIVATE KEY BLOCK-----', true],
     ['a certificate', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', false],
     ['a public key', '-----BEGIN PUBLIC KEY-----', false],
     ['a proto file', 'syntax = "proto3";', false],
@@ -54,6 +55,12 @@ describe('resource versions on a cluster', () => {
         buildVersionObject('ns', 'r', 1, [file('f', text)])['kind'],
         secret ? 'Secret' : 'ConfigMap',
       );
+    });
+  }
+
+  for (const name of ['server.key', 'store.p12', 'client.pfx', 'trust.JKS', 'app.keystore']) {
+    it(`puts a binary key file by its name (${name}) in a Secret`, () => {
+      assert.equal(holdsPrivateKey([file(name, Buffer.from([0x30, 0x82, 0x01]))]), true);
     });
   }
 

@@ -3,6 +3,7 @@
 // version, its paths in the `streamroute.io/files` annotation and file i under key `file-<i>` (binaryData
 // when it is not UTF-8). Pure: building the object, choosing N, and reading versions for the compiler.
 import { createHash } from 'node:crypto';
+import { resourceVersionIndex } from '../../controller/resource-files.js';
 import type { ResourceFiles } from '../../compiler/index.js';
 import {
   ANNOTATION_FILES,
@@ -13,7 +14,6 @@ import {
   resourceFileKey,
   resourceVersionObjectName,
 } from '../../../dataplane/kube/contract.js';
-import { decodeResourceVersion } from '../../../dataplane/kube/resource-versions.js';
 import type { VersionObject } from './cluster-objects.js';
 
 export interface VersionFile {
@@ -21,11 +21,16 @@ export interface VersionFile {
   content: Buffer;
 }
 
-const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;
+const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+/** Key stores and key files that are binary (DER, PKCS#12, Java key stores) go by their name. */
+const KEY_FILE = /\.(?:key|p12|pfx|jks|keystore|p8)$/i;
 
-/** Whether any file holds a PEM private key block (`PRIVATE KEY`, `RSA PRIVATE KEY`, `EC PRIVATE KEY`, …). */
+/**
+ * Whether any file holds private key material: a PEM private key block (`PRIVATE KEY`, `RSA PRIVATE KEY`,
+ * `EC PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`, `PGP PRIVATE KEY BLOCK`, …) or a key file by its name.
+ */
 export function holdsPrivateKey(files: readonly VersionFile[]): boolean {
-  return files.some((file) => PRIVATE_KEY.test(file.content.toString('latin1')));
+  return files.some((file) => KEY_FILE.test(file.path) || PRIVATE_KEY.test(file.content.toString('latin1')));
 }
 
 /** The version number of a resource-version object, from its label; undefined when it has none. */
@@ -106,31 +111,26 @@ export function buildVersionObject(
   };
 }
 
-/** Versions as the compiler reads them: files as text, by resource and version; malformed ones left out. */
+/**
+ * Versions as the compiler reads them — the operator's own index (controller/resource-files.ts), so the
+ * CLI and the operator judge mounts and protobuf files alike (a Secret's files exist, with no content:
+ * key material is never read) — plus the uploads this script is about to make.
+ */
 export function resourceFilesOf(
   objects: readonly VersionObject[],
   pending: ReadonlyMap<string, { version: number; files: readonly VersionFile[] }> = new Map(),
 ): ResourceFiles {
-  const files = new Map<string, Map<string, string>>();
-  const latest = latestVersions(objects);
-  for (const object of objects) {
-    const resource = object.object.metadata.labels?.[LABEL_RESOURCE];
-    const version = versionOf(object);
-    if (resource === undefined || version === undefined) continue;
-    try {
-      const decoded = decodeResourceVersion(object.object, object.kind);
-      files.set(`${resource}@${version}`, textOf(decoded));
-    } catch {
-      // a malformed version is as if it were missing: the compiler says so where it is used
-    }
-  }
-  for (const [resource, upload] of pending) {
-    files.set(`${resource}@${upload.version}`, textOf(new Map(upload.files.map((f) => [f.path, f.content]))));
-    latest.set(resource, Math.max(upload.version, latest.get(resource) ?? 0));
-  }
+  const index = resourceVersionIndex(objects.map(({ kind, object }) => ({ ...object, kind })));
+  const uploads = new Map(
+    [...pending].map(([resource, upload]) => [
+      `${resource}@${upload.version}`,
+      textOf(new Map(upload.files.map((f) => [f.path, f.content]))),
+    ]),
+  );
   return {
-    latestVersion: (resource) => latest.get(resource),
-    files: (resource, version) => files.get(`${resource}@${version}`),
+    latestVersion: (resource) =>
+      Math.max(pending.get(resource)?.version ?? 0, index.latestVersion(resource) ?? 0) || undefined,
+    files: (resource, version) => uploads.get(`${resource}@${version}`) ?? index.files(resource, version),
   };
 }
 
