@@ -64,6 +64,8 @@ export class Controller {
   readonly #elector: LeaderElector | undefined;
   readonly #metrics: Metrics;
   #deps: Omit<ReconcileDeps, 'logger'>;
+  /** Object changes seen per domain (a counter): a reconcile compares it to know it was superseded. */
+  readonly #objectChanges = new Map<string, number>();
   #leading = false;
   #started = false;
 
@@ -75,6 +77,7 @@ export class Controller {
       clock: options.clock,
       logger: options.logger,
       onChange: (domain, reason) => {
+        if (reason === 'objects') this.#objectChanges.set(domain, (this.#objectChanges.get(domain) ?? 0) + 1);
         if (this.#leading && this.#cache.synced) this.#queue.add(domain, reason);
       },
       ...(options.watchNamespaces === undefined ? {} : { namespaces: options.watchNamespaces }),
@@ -174,9 +177,11 @@ export class Controller {
       this.#metrics.duration.observe((this.#options.clock.now() - started) / 1000);
     };
     try {
+      const changes = this.#objectChanges.get(domain) ?? 0;
       const outcome = await this.#options.reconcileDomain(this.#cache.snapshot(domain), {
         ...this.#deps,
         logger,
+        superseded: () => (this.#objectChanges.get(domain) ?? 0) !== changes,
       });
       observe('success');
       logger.debug({ outcome }, 'reconciled');

@@ -33,6 +33,12 @@ export interface ReconcileDeps {
   operatorNamespace: string;
   /** How many graph versions to keep per domain. */
   keepVersions: number;
+  /**
+   * True once the domain's objects changed after this reconcile started. Status writes (up to one per
+   * object, at the client's rate limit) then stop early: the next reconcile publishes first and
+   * rewrites them, so a change never waits behind a long run of status writes.
+   */
+  superseded?: () => boolean;
 }
 
 /** What a reconcile asks of the runtime afterwards. */

@@ -232,6 +232,10 @@ async function writeStatuses(
   deps: ReconcileDeps,
 ): Promise<void> {
   for (const object of objects) {
+    if (deps.superseded?.() === true) {
+      deps.logger.debug('objects changed: the next reconcile writes the remaining statuses');
+      return;
+    }
     const change = statusChange(object, inputs);
     if (change.patch !== undefined && !(await patchStatus(object, change.patch, deps))) continue;
     if (change.accepted === undefined) continue;

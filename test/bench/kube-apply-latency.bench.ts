@@ -124,17 +124,18 @@ async function main(): Promise<void> {
     const bulkStart = Date.now();
     for (const object of all) await serverSideApply(clients, object);
     const bulkApplied = Date.now();
-    await waitFor(async () => ((await pointer()) >= 1 ? true : undefined), 120_000, 'graph v1');
-    const bulkPublished = Date.now();
-    const firstVersion = await pointer();
+    // The bulk is served once both nodes run the last ingestor applied.
+    const last = `in${PATHS - 1}`;
     await waitFor(
       async () => {
-        const versions = await Promise.all(adminPorts.map((port) => describedVersion(port, 'in0')));
-        return versions.every((v) => v >= firstVersion) ? true : undefined;
+        const versions = await Promise.all(adminPorts.map((port) => describedVersion(port, last)));
+        return versions.every((v) => v > 0) ? true : undefined;
       },
       120_000,
-      'both nodes on the first graph',
+      'both nodes serving the whole domain',
     );
+    const bulkServed = Date.now();
+    const firstVersion = await pointer();
     // Let the bulk apply's statuses settle so the rounds measure a change, not a backlog.
     await sleep(30_000);
 
@@ -173,10 +174,9 @@ async function main(): Promise<void> {
     const ms = (value: number) => `${Math.round(value)} ms`;
     console.log('\n| measure | value |\n|---|---|');
     console.log(`| resources in the domain | ${all.length} |`);
+    console.log(`| rounds; versions published during the bulk | ${ROUNDS}; ${firstVersion} |`);
     console.log(`| bulk: ${all.length} server-side applies | ${ms(bulkApplied - bulkStart)} |`);
-    console.log(
-      `| bulk: last apply → graph v${firstVersion} published | ${ms(bulkPublished - bulkApplied)} |`,
-    );
+    console.log(`| bulk: last apply → both nodes serve the whole domain | ${ms(bulkServed - bulkApplied)} |`);
     console.log(
       `| apply → published, p50 / p99 (${ROUNDS} rounds) | ${ms(percentile(toPublished, 50))} / ${ms(percentile(toPublished, 99))} |`,
     );

@@ -312,6 +312,22 @@ describe('reconcileDomain on a real kube-apiserver', function () {
     assert.equal(await indexVersion(), 2);
   });
 
+  it('publishes but stops writing statuses once superseded by a newer change', async () => {
+    const domain = await freshDomain();
+    await apply(domain, GRAPH);
+    const outcome = await createDomainReconciler()(await snapshotOf(api, domain), {
+      ...deps(),
+      superseded: () => true,
+    });
+    assert.equal(outcome.publishedVersion, 1);
+    const objects = (await snapshotOf(api, domain)).objects;
+    assert.ok(objects.length > 0);
+    assert.ok(
+      objects.every((object) => accepted(object) === undefined),
+      'no status was written',
+    );
+  });
+
   it('records Kubernetes events for the publish and for Accepted transitions', async () => {
     const domain = await freshDomain();
     await apply(domain, 'CREATE SCHEMA orders (order_id STRING);');

@@ -3,7 +3,7 @@
 // that retries with the next number when another upload took it (409). Each write prints one line, as the
 // embedded node's replies do: `created relay orders`, `configured …`, `unchanged …`, `deleted …`.
 import type { GraphObject } from '../../api/index.js';
-import { kindDefinition } from '../../api/index.js';
+import { pluralOf } from '../../controller/cluster-objects.js';
 import type { ObjectKey } from '../../compiler/diagnostic.js';
 import { identifier } from '../../language/print-literals.js';
 import { FIELD_MANAGER, corePath, customPath } from '../../../dataplane/kube/contract.js';
@@ -25,12 +25,6 @@ export function objectWords(key: ObjectKey): string {
 export function applyResult(object: GraphObject, before: ListedObject | undefined): ApplyResult {
   if (before === undefined) return 'created';
   return canonicalJson(before.spec) === canonicalJson(object.spec) ? 'unchanged' : 'configured';
-}
-
-function pluralOf(kind: string): string {
-  const definition = kindDefinition(kind);
-  if (definition === undefined) throw new Error(`unknown kind ${kind}`);
-  return definition.plural;
 }
 
 /** The server-side apply body: what the CLI owns of the object, nothing the server writes. */
