@@ -153,7 +153,7 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
       (stopping ??= (async () => {
         watch.abort();
         await watch.done;
-        sync.stop();
+        await sync.stop(); // a sync in flight finishes before the data plane stops
         await reporter.stop();
         await admin.stop();
         await dataPlane.stop();

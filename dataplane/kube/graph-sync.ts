@@ -106,10 +106,12 @@ export class GraphSync {
     return this.#domains.get(domain)?.graph;
   }
 
-  stop(): void {
+  /** Stops syncing; resolves once a sync in flight has finished (it applies nothing more after it). */
+  async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#retryTimer !== undefined) this.#o.clock.clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    await this.#loop;
   }
 
   async #run(): Promise<void> {

@@ -103,7 +103,7 @@ export function startSimulatedNode(
     stop: async () => {
       watch.abort();
       await watch.done;
-      sync.stop();
+      await sync.stop();
       await reporter.stop();
     },
   };
