@@ -20,7 +20,7 @@ import {
 } from './kube/dataplane-flags.js';
 import type { ConfigMap } from './kube/graph-configmap.js';
 import { GraphSync } from './kube/graph-sync.js';
-import { isStatus, KubeApi } from './kube/kube-api.js';
+import { errorText, isStatus, KubeApi } from './kube/kube-api.js';
 import { indexOf, watchIndex } from './kube/index-watch.js';
 import { NodeReporter } from './kube/node-reporter.js';
 import type { ReportTiming } from './kube/report-schedule.js';
@@ -180,8 +180,10 @@ async function readIndex(
         logger.info({ event: 'index_missing', namespace: operatorNamespace }, 'no index yet: no domains');
         return undefined;
       }
-      const message = error instanceof Error ? error.message : 'unknown error';
-      logger.warn({ event: 'index_read_failed', error: message }, 'reading the index failed; retrying');
+      logger.warn(
+        { event: 'index_read_failed', error: errorText(error) },
+        'reading the index failed; retrying',
+      );
       if (clock.now() + wait > deadline) return undefined;
       await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), wait));
     }

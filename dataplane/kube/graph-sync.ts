@@ -10,7 +10,7 @@ import type { ApplyResult } from '../node/apply-result.js';
 import type { Clock, TimerHandle } from '../runtime/clock.js';
 import { corePath, graphConfigMapName, resourceVersionObjectName, type GraphIndex } from './contract.js';
 import { decodeGraphConfigMap, type ConfigMap, type Decoded, type DecodedGraph } from './graph-configmap.js';
-import { isStatus, type KubeApi } from './kube-api.js';
+import { errorText, isStatus, type KubeApi } from './kube-api.js';
 import {
   decodeResourceVersion,
   decodeTlsSecret,
@@ -243,7 +243,7 @@ export class GraphSync {
       this.#graphs.set(key, decoded);
       return decoded;
     } catch (error: unknown) {
-      return { transient: `cannot read ConfigMap ${domain}/${name}: ${apiErrorText(error)}` };
+      return { transient: `cannot read ConfigMap ${domain}/${name}: ${errorText(error)}` };
     }
   }
 
@@ -262,7 +262,7 @@ export class GraphSync {
       for (const ref of mounts.resources) if (!(await this.#readResource(domain, ref))) missing.push(ref);
       return { missing };
     } catch (error: unknown) {
-      return { transient: apiErrorText(error) };
+      return { transient: errorText(error) };
     }
   }
 
@@ -309,7 +309,7 @@ export class GraphSync {
       if (arrived) await this.#o.target.apply(state.graph, state.running);
       return still.length === 0;
     } catch (error: unknown) {
-      this.#log.warn({ event: 'resource_read_failed', domain, error: apiErrorText(error) }, 'retrying');
+      this.#log.warn({ event: 'resource_read_failed', domain, error: errorText(error) }, 'retrying');
       return false;
     }
   }
@@ -349,10 +349,4 @@ export class GraphSync {
       if (this.#wanted !== undefined) void this.update(this.#wanted);
     }, wait);
   }
-}
-
-/** An API failure as text: status, reason and message (no object contents). */
-function apiErrorText(error: unknown): string {
-  if (error instanceof Error) return error.message.slice(0, 500);
-  return 'unknown error';
 }

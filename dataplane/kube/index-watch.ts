@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../runtime/clock.js';
 import { corePath, INDEX_NAME, type GraphIndex } from './contract.js';
 import { decodeIndex, type ConfigMap } from './graph-configmap.js';
-import type { KubeApi } from './kube-api.js';
+import { errorText, type KubeApi } from './kube-api.js';
 import { runListWatch } from './list-watch.js';
 
 export interface IndexWatchOptions {
@@ -53,7 +53,7 @@ export function watchIndex(api: KubeApi, options: IndexWatchOptions): { abort():
         logger.warn(
           {
             event: 'index_watch_failed',
-            error: error instanceof Error ? error.message : 'unknown',
+            error: errorText(error),
             backoffMs,
           },
           'watching the index failed; retrying',

@@ -35,6 +35,14 @@ export class KubeApiError extends Error {
 /** How long a plain request (not a watch or stream) may take, body included. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * A failed request as text for logs and node reports: for a KubeApiError the method, path, status,
+ * reason and the API's message; bounded, and never a request or response body.
+ */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
+}
+
 export function isStatus(error: unknown, status: number): boolean {
   return error instanceof KubeApiError && error.status === status;
 }

@@ -1,7 +1,7 @@
 // List, then watch from the list's resourceVersion, as client-go's reflector: bookmarks keep the
 // version fresh, a `410 Gone` (the version fell out of the watch cache) relists, a failed request or
 // dropped stream retries after a capped, doubling backoff that resets once a watch delivers again.
-import type { Clock } from '../runtime/clock.js';
+import { sleep, type Clock } from '../runtime/clock.js';
 import { isStatus, type KubeApi, type WatchEvent } from './kube-api.js';
 
 export interface KubeObjectMeta {
@@ -142,18 +142,4 @@ function deadlineSignal(
       parent.removeEventListener('abort', abort);
     },
   };
-}
-
-function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = clock.setTimeout(() => {
-      signal.removeEventListener('abort', wake);
-      resolve();
-    }, ms);
-    const wake = (): void => {
-      clock.clearTimeout(timer);
-      resolve();
-    };
-    signal.addEventListener('abort', wake, { once: true });
-  });
 }

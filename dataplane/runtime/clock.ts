@@ -94,3 +94,19 @@ export class ManualClock implements Clock {
     return first;
   }
 }
+
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts (already aborted: at once). */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = clock.setTimeout(() => {
+      signal.removeEventListener('abort', wake);
+      resolve();
+    }, ms);
+    const wake = (): void => {
+      clock.clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener('abort', wake, { once: true });
+  });
+}

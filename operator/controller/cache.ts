@@ -13,7 +13,7 @@ import {
   DATAPLANE_NODE_PLURAL,
   LABEL_RESOURCE,
 } from '../../dataplane/kube/contract.js';
-import type { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { errorText, type KubeApi } from '../../dataplane/kube/kube-api.js';
 import { runListWatch, type KubeObject } from '../../dataplane/kube/list-watch.js';
 import type { Clock } from '../../dataplane/runtime/clock.js';
 import type { ClusterObject, DomainSnapshot } from './domain-snapshot.js';
@@ -357,8 +357,4 @@ export function changedReportDomains(
   const current = reportParts(after);
   const domains = new Set([...old.keys(), ...current.keys()]);
   return [...domains].filter((domain) => old.get(domain) !== current.get(domain)).sort();
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

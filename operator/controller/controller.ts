@@ -5,7 +5,7 @@
 // at once (a fence), so a replica that is no longer leader cannot publish.
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { KubeApi, RequestSpec } from '../../dataplane/kube/kube-api.js';
+import { errorText, type KubeApi, type RequestSpec } from '../../dataplane/kube/kube-api.js';
 import type { runListWatch } from '../../dataplane/kube/list-watch.js';
 import type { Clock } from '../../dataplane/runtime/clock.js';
 import { LEASE_NAME } from '../../dataplane/kube/contract.js';
@@ -256,8 +256,4 @@ export function fenced(api: KubeApi, leading: () => boolean): KubeApi {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { isStatus, type KubeApi } from '../../dataplane/kube/kube-api.js';
-import type { Clock, TimerHandle } from '../../dataplane/runtime/clock.js';
+import { sleep, type Clock, type TimerHandle } from '../../dataplane/runtime/clock.js';
 
 export interface LeaseSpec {
   holderIdentity?: string;
@@ -175,7 +175,8 @@ export class LeaderElector {
       const result = await this.#attemptWithin(this.#timing.attemptTimeoutMs);
       if (this.#abort.signal.aborted) return;
       this.#settle(result);
-      await this.#sleep(this.#leading ? this.#timing.renewPeriodMs : this.#timing.retryPeriodMs);
+      const wait = this.#leading ? this.#timing.renewPeriodMs : this.#timing.retryPeriodMs;
+      await sleep(this.#options.clock, wait, this.#abort.signal);
     }
   }
 
@@ -312,21 +313,5 @@ export class LeaderElector {
   #path(name?: string): string {
     const base = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(this.#options.namespace)}/leases`;
     return name === undefined ? base : `${base}/${encodeURIComponent(name)}`;
-  }
-
-  #sleep(ms: number): Promise<void> {
-    const signal = this.#abort.signal;
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      const timer = this.#options.clock.setTimeout(() => {
-        signal.removeEventListener('abort', wake);
-        resolve();
-      }, ms);
-      const wake = (): void => {
-        this.#options.clock.clearTimeout(timer);
-        resolve();
-      };
-      signal.addEventListener('abort', wake, { once: true });
-    });
   }
 }

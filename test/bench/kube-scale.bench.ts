@@ -21,6 +21,7 @@ import { StreamrouteProcess } from '../support/cluster-processes.js';
 import { freeTcpPort } from '../support/syslog-wire-peer.js';
 import { apiserverWrites, difference, percentile, processMemory, total } from './kube-bench-support.js';
 import { startSimulatedNode, type SimulatedNode } from './kube-simulated-node.js';
+import { ORDERS_GRAPH } from '../fixtures/orders-graph.js';
 
 const NODES = Number(process.env['NODES'] ?? 1000);
 /** Steady-state window: from 160 s after the fleet's startup writes, this long. */
@@ -29,18 +30,6 @@ const STEADY_S = Number(process.env['STEADY_S'] ?? 240);
 const AFTER_GRAPH_S = 60;
 const SYSTEM = 'streamroute-system';
 const DOMAIN = 'shop';
-
-const GRAPH = `
-CREATE SCHEMA orders (order_id STRING, amount I64);
-CREATE WIRE JSON SCHEMA orders_wire MODE STRICT (order_id string, amount integer);
-CREATE CODEC orders_json FROM WIRE JSON SCHEMA orders_wire TO SCHEMA orders;
-CREATE RELAY orders SCHEMA orders UNBRANCHED;
-CREATE VHOST local localhost;
-CREATE ENDPOINT orders_ep ON local PATH '/orders' TYPE HTTP;
-CREATE HTTP ENDPOINT INGESTOR orders_in FROM orders_ep MODE NO ACK ON QUIESCE BUFFER MAX SIZE 1MiB
-  DECODE USING orders_json TO orders INHERIT ALL UNBRANCHED FLUSH IMMEDIATE ON MESSAGE ERROR LOG
-  ON GENERAL ERROR LOG;
-`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -100,7 +89,7 @@ async function main(): Promise<void> {
     return Number(found?.data?.['version'] ?? 0);
   };
   try {
-    for (const object of objects(GRAPH)) await serverSideApply(clients, object);
+    for (const object of objects(ORDERS_GRAPH)) await serverSideApply(clients, object);
     await until('graph v1', async () => (await pointer()) === 1, 60_000);
 
     console.log(`starting ${NODES} simulated nodes…`);

@@ -34,18 +34,7 @@ import {
   serverSideApply,
   type KubeClients,
 } from '../support/kube-client.js';
-
-const GRAPH = `
-CREATE SCHEMA orders (order_id STRING, amount I64);
-CREATE WIRE JSON SCHEMA orders_wire MODE STRICT (order_id string, amount integer);
-CREATE CODEC orders_json FROM WIRE JSON SCHEMA orders_wire TO SCHEMA orders;
-CREATE RELAY orders SCHEMA orders UNBRANCHED;
-CREATE VHOST local localhost;
-CREATE ENDPOINT orders_ep ON local PATH '/orders' TYPE HTTP;
-CREATE HTTP ENDPOINT INGESTOR orders_in FROM orders_ep MODE NO ACK ON QUIESCE BUFFER MAX SIZE 1MiB
-  DECODE USING orders_json TO orders INHERIT ALL UNBRANCHED FLUSH IMMEDIATE ON MESSAGE ERROR LOG
-  ON GENERAL ERROR LOG;
-`;
+import { ORDERS_GRAPH } from '../fixtures/orders-graph.js';
 
 const OPERATOR_NS = 'streamroute-system-reconcile';
 let namespaceCounter = 0;
@@ -156,7 +145,7 @@ describe('reconcileDomain on a real kube-apiserver', function () {
   it('publishes v1, moves pointer and index, writes statuses; a second pass writes nothing; a bad change keeps the old spec', async () => {
     const domain = await freshDomain();
     const reconcile = createDomainReconciler();
-    await apply(domain, GRAPH);
+    await apply(domain, ORDERS_GRAPH);
     const outcome = await reconcile(await snapshotOf(api, domain), deps());
     assert.equal(outcome.publishedVersion, 1);
 
@@ -191,7 +180,9 @@ describe('reconcileDomain on a real kube-apiserver', function () {
     assert.equal(writes(api), before);
 
     // An invalid change: the ingestor assigns a field its relay's schema does not have.
-    const ingestor = objectsOf(GRAPH, domain).find((o) => o.kind === 'HttpIngestor') as KubernetesObject & {
+    const ingestor = objectsOf(ORDERS_GRAPH, domain).find(
+      (o) => o.kind === 'HttpIngestor',
+    ) as KubernetesObject & {
       spec: { routes: Record<string, unknown>[] };
     };
     const [route] = ingestor.spec.routes;
@@ -221,7 +212,7 @@ describe('reconcileDomain on a real kube-apiserver', function () {
   it('prunes beyond K versions, keeping the pointed-at one', async () => {
     const domain = await freshDomain();
     const reconcile = createDomainReconciler();
-    await apply(domain, GRAPH);
+    await apply(domain, ORDERS_GRAPH);
     await reconcile(await snapshotOf(api, domain), deps(2));
     let last = 1;
     for (let i = 1; i <= 3; i += 1) {
@@ -236,7 +227,7 @@ describe('reconcileDomain on a real kube-apiserver', function () {
   it('refuses a graph above the size guard and marks the objects GraphTooLarge', async () => {
     const domain = await freshDomain();
     const reconcile = createDomainReconciler({ sizeGuardBytes: 100 });
-    await apply(domain, GRAPH);
+    await apply(domain, ORDERS_GRAPH);
     const outcome = await reconcile(await snapshotOf(api, domain), deps());
     assert.equal(outcome.publishedVersion, undefined);
     assert.deepEqual(await graphVersions(api, domain), []);
@@ -250,7 +241,7 @@ describe('reconcileDomain on a real kube-apiserver', function () {
   it('keeps the pointer and the index at a pinned version while publishing new versions', async () => {
     const domain = await freshDomain();
     const reconcile = createDomainReconciler();
-    await apply(domain, GRAPH);
+    await apply(domain, ORDERS_GRAPH);
     await reconcile(await snapshotOf(api, domain), deps());
     const pointer = await getConfigMap(api, domain, POINTER_NAME);
     assert.ok(pointer?.data !== undefined);
@@ -279,7 +270,7 @@ describe('reconcileDomain on a real kube-apiserver', function () {
   it('rolls back: a pin on an older version moves pointer and index to it; unpinning returns to the newest', async () => {
     const domain = await freshDomain();
     const reconcile = createDomainReconciler();
-    await apply(domain, GRAPH);
+    await apply(domain, ORDERS_GRAPH);
     await reconcile(await snapshotOf(api, domain), deps());
     await apply(domain, 'CREATE RELAY late SCHEMA orders UNBRANCHED;');
     assert.equal((await reconcile(await snapshotOf(api, domain), deps())).publishedVersion, 2);
@@ -314,7 +305,7 @@ describe('reconcileDomain on a real kube-apiserver', function () {
 
   it('publishes but stops writing statuses once superseded by a newer change', async () => {
     const domain = await freshDomain();
-    await apply(domain, GRAPH);
+    await apply(domain, ORDERS_GRAPH);
     const outcome = await createDomainReconciler()(await snapshotOf(api, domain), {
       ...deps(),
       superseded: () => true,

@@ -24,20 +24,10 @@ import { graphFromStatements, memoryLogger, type LogLine } from '../fixtures/gra
 import { requireKubeOrSkip, sharedKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { createNamespace, installCrds, kubeClients, type KubeClients } from '../support/kube-client.js';
 import { sendOnce, waitFor } from '../support/raw-http.js';
+import { ORDERS_GRAPH } from '../fixtures/orders-graph.js';
 
-const V1 = `
-CREATE SCHEMA orders (order_id STRING, amount I64);
-CREATE WIRE JSON SCHEMA orders_wire MODE STRICT (order_id string, amount integer);
-CREATE CODEC orders_json FROM WIRE JSON SCHEMA orders_wire TO SCHEMA orders;
-CREATE RELAY orders SCHEMA orders UNBRANCHED;
-CREATE VHOST local localhost;
-CREATE ENDPOINT orders_ep ON local PATH '/orders' TYPE HTTP;
-CREATE HTTP ENDPOINT INGESTOR orders_in FROM orders_ep MODE NO ACK ON QUIESCE BUFFER MAX SIZE 1MiB
-  DECODE USING orders_json TO orders INHERIT ALL UNBRANCHED FLUSH IMMEDIATE ON MESSAGE ERROR LOG
-  ON GENERAL ERROR LOG;
-`;
 /** v2 adds a second path onto the same relay. */
-const V2 = `${V1}
+const V2 = `${ORDERS_GRAPH}
 CREATE ENDPOINT more_ep ON local PATH '/more-orders' TYPE HTTP;
 CREATE HTTP ENDPOINT INGESTOR more_in FROM more_ep MODE NO ACK ON QUIESCE BUFFER MAX SIZE 1MiB
   DECODE USING orders_json TO orders INHERIT ALL UNBRANCHED FLUSH IMMEDIATE ON MESSAGE ERROR LOG
@@ -249,7 +239,7 @@ describe('data plane e2e: Kubernetes mode against a real API server', function (
 
   it('serves the index’s graph, hot-reloads to a new (gzip) version, reports it, and drops a domain that leaves the index', async () => {
     const { api, domain, operatorNs } = scene;
-    const sha1 = await publishGraph(api, domain, { version: 1, statements: V1 });
+    const sha1 = await publishGraph(api, domain, { version: 1, statements: ORDERS_GRAPH });
     await writeIndex(api, operatorNs, { domains: { [domain]: { version: 1, sha256: sha1 } } });
     const dataplane = await scene.start();
     const stream = await subscribe(dataplane, domain);
@@ -303,7 +293,7 @@ describe('data plane e2e: Kubernetes mode against a real API server', function (
 
   it('after a restart serves the graph before its first request, with no watch event needed', async () => {
     const { api, domain, operatorNs } = scene;
-    const sha1 = await publishGraph(api, domain, { version: 1, statements: V1 });
+    const sha1 = await publishGraph(api, domain, { version: 1, statements: ORDERS_GRAPH });
     await writeIndex(api, operatorNs, { domains: { [domain]: { version: 1, sha256: sha1 } } });
     const first = await scene.start();
     assert.equal(await post(first, '/orders', { order_id: 'R1', amount: 1 }), 202);
@@ -323,7 +313,7 @@ describe('data plane e2e: Kubernetes mode against a real API server', function (
 
   it('keeps the running graph when a new version fails its sha256 check, and reports the error', async () => {
     const { api, domain, operatorNs } = scene;
-    const sha1 = await publishGraph(api, domain, { version: 1, statements: V1 });
+    const sha1 = await publishGraph(api, domain, { version: 1, statements: ORDERS_GRAPH });
     await writeIndex(api, operatorNs, { domains: { [domain]: { version: 1, sha256: sha1 } } });
     const dataplane = await scene.start();
     const stored = await publishGraph(api, domain, { version: 2, statements: V2, badSha: true });
