@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { corePath } from '../../dataplane/kube/contract.js';
-import type { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { errorText, type KubeApi } from '../../dataplane/kube/kube-api.js';
 import { truncate } from './conditions.js';
 
 export const EVENT_COMPONENT = 'streamroute-operator';
@@ -55,7 +55,7 @@ export async function emitEvent(api: KubeApi, spec: EventSpec, now: string, logg
     await api.request({ method: 'POST', path: corePath('events', spec.involved.namespace), body });
   } catch (error) {
     logger.warn(
-      { err: error, kind: spec.involved.kind, name: spec.involved.name, reason: spec.reason },
+      { error: errorText(error), kind: spec.involved.kind, name: spec.involved.name, reason: spec.reason },
       'could not record a Kubernetes event',
     );
   }

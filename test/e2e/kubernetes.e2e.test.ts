@@ -250,11 +250,14 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
   it('applies statements with the CLI, publishes graph v1, and both nodes serve HTTP and syslog', async () => {
     const applied = await cli(['-f', '-'], graphSql(syslogPort, receiver.ports['out'] ?? 0));
     assert.equal(applied.code, 0, applied.stderr);
+    // The operator writes the version, then the pointer, then the index: each is seen in turn.
     await eventually('graph v1', async () => (await graphVersions()).includes(1));
-    assert.equal(await pointerVersion(), 1);
-    const index = await admin.request<KubeItem>({ path: corePath('configmaps', SYSTEM, INDEX_NAME) });
-    const domains = (JSON.parse(index.data?.[INDEX_KEY] ?? '{}') as GraphIndex).domains;
-    assert.equal(domains[DOMAIN]?.version, 1);
+    await eventually('the pointer at v1', async () => (await pointerVersion()) === 1);
+    const indexVersion = async (): Promise<number | undefined> => {
+      const index = await admin.request<KubeItem>({ path: corePath('configmaps', SYSTEM, INDEX_NAME) });
+      return (JSON.parse(index.data?.[INDEX_KEY] ?? '{}') as GraphIndex).domains[DOMAIN]?.version;
+    };
+    await eventually('the index at v1', async () => (await indexVersion()) === 1);
     await allNodesRun(1);
 
     const subscribers = await Promise.all(
@@ -435,7 +438,9 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       'the new leader publishes',
       async () => (await graphVersions()).length === versions.length + 2,
     );
-    await allNodesRun(await pointerVersion());
+    const newest = Math.max(...(await graphVersions()));
+    await eventually('the pointer at the newest version', async () => (await pointerVersion()) === newest);
+    await allNodesRun(newest);
   });
 });
 
