@@ -46,6 +46,8 @@ export interface ReceiverInput {
   ngDriver?: SyslogNgDriver;
   /** TLS: require a client certificate signed by the CA. */
   mutual?: boolean;
+  /** rsyslog TCP/TLS: the address the input binds and probes reach (default 127.0.0.1). */
+  address?: string;
 }
 
 export interface SenderOutput {
@@ -82,11 +84,15 @@ function pause(ms: number): Promise<void> {
 }
 
 /** Resolves once `port` accepts a TCP connection (closed at once); `dead` says why to stop trying, if so. */
-export async function waitForTcpPort(port: number, dead: () => Promise<string | undefined>): Promise<void> {
+export async function waitForTcpPort(
+  port: number,
+  dead: () => Promise<string | undefined>,
+  host = '127.0.0.1',
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
-      const socket = tcpConnect(port, '127.0.0.1', () => {
+      const socket = tcpConnect(port, host, () => {
         socket.destroy();
         resolve(true);
       });
@@ -122,14 +128,15 @@ async function sendProbe(input: ReceiverInput, port: number, tls: TlsFiles | und
   const frame = Buffer.from(
     input.ngDriver === 'network' ? `${PROBE}\n` : `${Buffer.byteLength(PROBE)} ${PROBE}`,
   );
+  const host = input.address ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const done = (): void => {
       socket.write(frame, () => resolve(() => socket.end()));
     };
     const socket =
       input.transport === 'tls'
-        ? tlsConnect({ port, host: '127.0.0.1', servername: 'localhost', ...tlsOptions(tls) }, done)
-        : tcpConnect(port, '127.0.0.1', done);
+        ? tlsConnect({ port, host, servername: 'localhost', ...tlsOptions(tls) }, done)
+        : tcpConnect(port, host, done);
     socket.once('error', reject);
   });
 }
@@ -189,7 +196,7 @@ export class WireReceiver {
     for (const [name, input] of Object.entries(inputs)) {
       const port = this.ports[name] ?? 0;
       if (input.transport === 'udp') await this.daemon.waitForUdpPort(port);
-      else await waitForTcpPort(port, exited(this.daemon));
+      else await waitForTcpPort(port, exited(this.daemon), input.address);
       const close = await sendProbe(input, port, tls);
       const probe = await this.next(name, READY_TIMEOUT_MS).finally(close);
       if (probe.message !== PROBE_MESSAGE)

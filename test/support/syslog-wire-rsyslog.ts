@@ -52,7 +52,7 @@ function rsyslogInput(id: number, input: ReceiverInput, port: number): string {
   if (input.transport === 'udp') {
     return `input(type="imudp" address="127.0.0.1" port="${port}" ruleset="r${id}")`;
   }
-  const base = `input(type="imtcp" address="127.0.0.1" port="${port}" ruleset="r${id}"`;
+  const base = `input(type="imtcp" address="${input.address ?? '127.0.0.1'}" port="${port}" ruleset="r${id}"`;
   if (input.transport === 'tcp') return `${base} streamDriver.mode="0")`;
   const auth = input.mutual === true ? 'x509/certvalid' : 'anon';
   return `${base} streamDriver.name="${input.driver ?? 'ossl'}" streamDriver.mode="1" streamDriver.authMode="${auth}")`;
