@@ -1,15 +1,18 @@
 // The data plane in Kubernetes mode (`streamroute dataplane`, the DaemonSet's process). Wiring only —
 // every part lives in dataplane/kube/ or dataplane/node/. The order matters, as in the embedded node:
 //
-//   read the index once → read and apply every domain's graph → open the HTTP listeners and the admin API
-//   → start the report → watch the index
+//   read the index once → read and apply every domain's graph → open the HTTP listeners, the admin API
+//   and the health listener → start the report → watch the index
 //
 // so a restarted node serves the graph it should run before its first request. Stopping runs the other
-// way: stop watching → stop the report (waits for a write in flight) → admin server → data plane.
+// way: stop watching → stop the report (waits for a write in flight) → health and admin servers → data
+// plane. The admin API carries records (subscriptions, describe) and stays on loopback on a cluster; the
+// health listener (`--health-listen-addr`) answers only probes and metrics, for the kubelet and Prometheus.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
+import { startHealthServer, type HealthServer } from './admin/health-server.js';
 import { AdminServer } from './admin/admin-server.js';
 import { corePath, INDEX_NAME, type GraphIndex } from './kube/contract.js';
 import {
@@ -57,8 +60,8 @@ export interface RunningDataplane {
   readonly sync: GraphSync;
   readonly reporter: NodeReporter;
   readonly api: KubeApi;
-  /** Bound ports (0 while a listener is not running). */
-  ports(): { http: number; https: number; admin: number };
+  /** Bound ports (0 while a listener is not running, or no health listener was asked for). */
+  ports(): { http: number; https: number; admin: number; health: number };
   /** Stops everything; a second call waits for the first. */
   stop(): Promise<void>;
 }
@@ -125,6 +128,12 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
   });
   await dataPlane.start();
   await admin.start();
+  const health = await openHealth(options, dataPlane).catch(async (error: unknown) => {
+    await sync.stop();
+    await admin.stop();
+    await dataPlane.stop();
+    throw error;
+  });
   reporter.start();
   const watch = watchIndex(api, {
     namespace: options.operatorNamespace,
@@ -148,6 +157,7 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
       http: dataPlane.httpIngestion.http.status.port ?? 0,
       https: dataPlane.httpIngestion.https.status.port ?? 0,
       admin: admin.status.port ?? 0,
+      health: health?.port ?? 0,
     }),
     stop: () =>
       (stopping ??= (async () => {
@@ -155,10 +165,29 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
         await watch.done;
         await sync.stop(); // a sync in flight finishes before the data plane stops
         await reporter.stop();
+        await health?.close();
         await admin.stop();
         await dataPlane.stop();
       })()),
   };
+}
+
+/** The probe and metrics listener, when `--health-listen-addr` asks for one; its bind failure throws. */
+async function openHealth(
+  options: DataplaneOptions,
+  dataPlane: DataPlane,
+): Promise<HealthServer | undefined> {
+  if (options.healthAddress === undefined) return undefined;
+  return startHealthServer({
+    address: options.healthAddress,
+    registry: dataPlane.registry,
+    logger: options.logger,
+    ready: () => {
+      const checks = dataPlane.readiness();
+      const ready = checks.every((check) => check.ok);
+      return { ready, body: { ready, checks } };
+    },
+  });
 }
 
 /** The index as it is now; undefined when there is none yet, or it cannot be read before the timeout. */

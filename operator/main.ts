@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '../dataplane/runtime/clock.js';
 import type { ListenAddress } from '../dataplane/sources/retrying-listener.js';
 import { Controller, type LeaderElectionOptions } from './controller/controller.js';
 import type { ReconcileDomain } from './controller/domain-snapshot.js';
-import { startHealthServer, type HealthServer } from './controller/health-server.js';
+import { startHealthServer, type HealthServer } from '../dataplane/admin/health-server.js';
 import { reconcileDomain as realReconcileDomain } from './controller/reconcile-domain.js';
 
 const USER_AGENT = 'streamroute-operator/0.1.0';

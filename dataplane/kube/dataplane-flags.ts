@@ -23,6 +23,7 @@ export interface DataplaneFlags {
   httpListenAddr?: string;
   httpsListenAddr?: string;
   adminListenAddr?: string;
+  healthListenAddr?: string;
   bindHost?: string;
   logLevel?: string;
   qps?: string | number;
@@ -60,8 +61,14 @@ export const DATAPLANE_FLAGS: readonly [keyof DataplaneFlags, string, string, st
   [
     'adminListenAddr',
     '--admin-listen-addr <ip:port>',
-    'admin API: subscribe, describe, health, metrics',
+    'admin API: subscribe, describe, health, metrics (unauthenticated: keep it on loopback)',
     DEFAULT_ADMIN_LISTEN_ADDR,
+  ],
+  [
+    'healthListenAddr',
+    '--health-listen-addr <ip:port>',
+    'a second listener with only /healthz, /readyz and /metrics, no record data (for probes and scrapes)',
+    undefined,
   ],
   [
     'bindHost',
@@ -82,6 +89,8 @@ export interface ResolvedFlags {
   httpAddress: ListenAddress;
   httpsAddress: ListenAddress;
   adminAddress: ListenAddress;
+  /** Probes and metrics only; none when not given (they stay on the admin listener either way). */
+  healthAddress?: ListenAddress;
   bindHost?: string;
   logLevel: DataplaneLogLevel;
   rateLimit: { qps: number; burst: number };
@@ -122,7 +131,7 @@ export function resolveDataplaneFlags(
   };
 }
 
-type Addresses = Pick<ResolvedFlags, 'httpAddress' | 'httpsAddress' | 'adminAddress'>;
+type Addresses = Pick<ResolvedFlags, 'httpAddress' | 'httpsAddress' | 'adminAddress' | 'healthAddress'>;
 
 function listenAddresses(flags: DataplaneFlags): Addresses | { message: string } {
   const addresses: Partial<Addresses> = {};
@@ -134,6 +143,11 @@ function listenAddresses(flags: DataplaneFlags): Addresses | { message: string }
     const parsed = parseListenAddr(text ?? fallback);
     if (!parsed.ok) return { message: `${flag} ${parsed.message}` };
     addresses[key] = parsed.address;
+  }
+  if (flags.healthListenAddr !== undefined) {
+    const parsed = parseListenAddr(flags.healthListenAddr);
+    if (!parsed.ok) return { message: `--health-listen-addr ${parsed.message}` };
+    addresses.healthAddress = parsed.address;
   }
   return addresses as Addresses;
 }

@@ -1,19 +1,32 @@
 // A small Kubernetes API client over node:https: JSON requests and watch streams, every request behind a
-// client-side rate limit. client-node's KubeConfig reads kubeconfig files and the in-cluster service
-// account; the requests are ours, so that rate limits, watches and server-side apply stay in view.
-import { KubeConfig } from '@kubernetes/client-node';
+// client-side rate limit. In a pod the service account is read directly (in-cluster-config.ts); a
+// kubeconfig (a file given, $KUBECONFIG, ~/.kube/config: exec plugins, OIDC, client certificates) is read
+// by client-node's KubeConfig, loaded only then — it costs ~70 MB and ~0.4 s, which the data plane on
+// every node does not pay. The requests are ours, so that rate limits, watches and server-side apply stay
+// in view.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { existsSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { systemClock, type Clock } from '../runtime/clock.js';
+import { inCluster, inClusterConnection, SERVICE_ACCOUNT_DIR, type Connection } from './in-cluster-config.js';
 import { TokenBucket, type RateLimit } from './token-bucket.js';
 
 export interface KubeApiOptions {
-  /** A kubeconfig file; without one, the in-cluster service account, else the default kubeconfig. */
+  /**
+   * A kubeconfig file; without one (and without a context), as client-node's loadFromDefault: $KUBECONFIG,
+   * else ~/.kube/config, else the in-cluster service account.
+   */
   kubeconfig?: string;
   context?: string;
   rateLimit: RateLimit;
   userAgent: string;
   clock?: Clock;
+  /** Tests: the environment and the service-account directory (default: the process's, the pod's). */
+  env?: Readonly<Record<string, string | undefined>>;
+  serviceAccountDir?: string;
 }
 
 /** A failed API call: the HTTP status and the Status object's reason and message. */
@@ -62,8 +75,14 @@ export interface WatchEvent<T> {
   object: T;
 }
 
+/** client-node, loaded on first use (synchronously: KubeApi's constructor and its callers are). */
+const requireModule = createRequire(import.meta.url);
+function clientNode(): typeof import('@kubernetes/client-node') {
+  return requireModule('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
+}
+
 export function loadKubeConfig(kubeconfig: string | undefined, context: string | undefined): KubeConfig {
-  const config = new KubeConfig();
+  const config = new (clientNode().KubeConfig)();
   if (kubeconfig !== undefined) config.loadFromFile(kubeconfig);
   else config.loadFromDefault();
   if (context !== undefined) config.setCurrentContext(context);
@@ -71,8 +90,38 @@ export function loadKubeConfig(kubeconfig: string | undefined, context: string |
   return config;
 }
 
+/**
+ * The connection the options name. The order is client-node's loadFromDefault: a kubeconfig found
+ * anywhere wins over the pod's service account, so a pod given a kubeconfig behaves as before.
+ */
+export function connectionOf(
+  options: Pick<KubeApiOptions, 'kubeconfig' | 'context' | 'env' | 'serviceAccountDir'>,
+): Connection {
+  if (usesServiceAccount(options)) {
+    return inClusterConnection(options.env ?? process.env, options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
+  }
+  const config = loadKubeConfig(options.kubeconfig, options.context);
+  return {
+    server: new URL(config.getCurrentCluster()?.server ?? ''),
+    namespace: config.getContextObject(config.getCurrentContext())?.namespace,
+    authorize: (requestOptions) => config.applyToHTTPSOptions(requestOptions),
+  };
+}
+
+/** In a pod, and no kubeconfig named or found ($KUBECONFIG, else ~/.kube/config as client-node finds it). */
+export function usesServiceAccount(
+  options: Pick<KubeApiOptions, 'kubeconfig' | 'context' | 'env' | 'serviceAccountDir'>,
+): boolean {
+  if (options.kubeconfig !== undefined || options.context !== undefined) return false;
+  const env = options.env ?? process.env;
+  if ((env['KUBECONFIG'] ?? '') !== '') return false;
+  const home = env['HOME'];
+  if (home !== undefined && home !== '' && existsSync(join(home, '.kube', 'config'))) return false;
+  return inCluster(options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
+}
+
 export class KubeApi {
-  readonly #config: KubeConfig;
+  readonly #connection: Connection;
   readonly #server: URL;
   readonly #bucket: TokenBucket;
   readonly #userAgent: string;
@@ -80,16 +129,15 @@ export class KubeApi {
   readonly sent = new Map<string, number>();
 
   constructor(options: KubeApiOptions) {
-    this.#config = loadKubeConfig(options.kubeconfig, options.context);
-    this.#server = new URL(this.#config.getCurrentCluster()?.server ?? '');
+    this.#connection = connectionOf(options);
+    this.#server = this.#connection.server;
     this.#bucket = new TokenBucket(options.rateLimit, options.clock ?? systemClock);
     this.#userAgent = options.userAgent;
   }
 
-  /** The current context's namespace, if the kubeconfig names one. */
+  /** The current context's namespace, if the kubeconfig names one; in a pod, the pod's. */
   get defaultNamespace(): string | undefined {
-    const name = this.#config.getCurrentContext();
-    return this.#config.getContextObject(name)?.namespace;
+    return this.#connection.namespace;
   }
 
   /**
@@ -169,7 +217,7 @@ export class KubeApi {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers['content-type'] = spec.contentType ?? 'application/json';
     const options: RequestOptions = { method, headers };
-    await this.#config.applyToHTTPSOptions(options);
+    await this.#connection.authorize(options);
     options.headers = { ...(options.headers as Record<string, string>), ...headers };
     return new Promise((resolve, reject) => {
       const req = request(url, { ...options, ...(signal === undefined ? {} : { signal }) }, resolve);

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // Entry point of the `streamroute` command: wiring only.
-import { runCli } from './program.js';
 import { processOutput } from './report.js';
 
 // A reader that stops early (`streamroute crds | head`) is not an error: stop quietly, as cat does.
@@ -9,4 +8,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-process.exitCode = await runCli(process.argv.slice(2), processOutput);
+const argv = process.argv.slice(2);
+// The data plane (and --version) load only what they run (dataplane-cli.ts); the rest, the whole CLI.
+const lean = argv[0] === 'dataplane' || (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'));
+const { runCli } = lean ? await import('./dataplane-cli.js') : await import('./program.js');
+process.exitCode = await runCli(argv, processOutput);

@@ -1,7 +1,6 @@
 // The `streamroute` command line: commands, options and help. Each command is a plain function that
 // returns an exit code, so tests call them directly.
-import { Command, CommanderError, Option } from 'commander';
-import { UsageError } from './client/errors.js';
+import { Command, Option } from 'commander';
 import { addNodeCommands, type ClientContext } from './client/node-commands.js';
 import { runCompile, runValidate, type CompileOptions } from './commands/compile.js';
 import { runConvert } from './commands/convert.js';
@@ -9,18 +8,12 @@ import { runCrds } from './commands/crds.js';
 import { addDataplaneCommand } from './commands/dataplane.js';
 import { LOG_LEVELS, NODE_DEFAULTS, runNode, type NodeOptions } from './commands/node.js';
 import { addOperatorCommand } from './commands/operator.js';
+import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
 import { runShowCreate } from './commands/show-create.js';
-import { InputError } from './input-error.js';
 import { addClusterCommands } from './kube/cluster-commands.js';
-import { EXIT, type Output } from './report.js';
+import type { Output } from './report.js';
 import { parseResourceOption } from './resource-dirs.js';
-
-const EXIT_HELP = `
-Run statements on a node: streamroute [-d DOMAIN] -c 'SHOW RELAYS;', -f FILE, or statements on stdin.
-
-Exit status: 0 success; 1 the input has errors (each printed as FILE:LINE:COL: error CODE: message),
-or a statement failed on the node; 2 the command line is wrong; 3 a file could not be read or written,
-or no node answers, or the server does not speak the node's protocol.`;
+import { rootProgram, runProgram } from './root-program.js';
 
 function formatOption(): Option {
   return new Option('--format <format>', 'input format when it cannot be told from the file name').choices([
@@ -34,15 +27,7 @@ export function buildProgram(
   exit: (code: number) => void,
   context: ClientContext = {},
 ): Command {
-  const program = new Command('streamroute')
-    .description(
-      'Declare stream-routing graphs as statements or Kubernetes resources; convert, check and compile them; run statements on a node.',
-    )
-    .version('0.1.0')
-    .showHelpAfterError()
-    .addHelpText('after', EXIT_HELP)
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => output.out(text), writeErr: (text) => output.err(text) });
+  const program = rootProgram(output);
 
   program
     .command('convert')
@@ -73,8 +58,8 @@ export function buildProgram(
         [],
       )
       .addOption(formatOption())
-      .action((files: string[], options: CompileOptions, command: Command) =>
-        exit(run(files, withRootDomain(options, command, program), output)),
+      .action(async (files: string[], options: CompileOptions, command: Command) =>
+        exit(await run(files, withRootDomain(options, command, program), output)),
       );
   }
 
@@ -113,6 +98,7 @@ export function buildProgram(
 
   addOperatorCommand(program, output, exit, context);
   addDataplaneCommand(program, output, exit, context);
+  addUninstallCleanupCommand(program, output, exit);
   addNodeCommands(program, output, exit, context);
   addClusterCommands(program, output, exit, context);
   return program;
@@ -134,23 +120,5 @@ export async function runCli(
   output: Output,
   context: ClientContext = {},
 ): Promise<number> {
-  let code: number = EXIT.ok;
-  const program = buildProgram(output, (exitCode) => (code = exitCode), context);
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return code;
-  } catch (error: unknown) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    if (error instanceof UsageError) {
-      output.err(`streamroute: ${error.message}`);
-      return EXIT.usage;
-    }
-    if (error instanceof InputError) {
-      output.err(`streamroute: ${error.message}`);
-      return EXIT.io;
-    }
-    throw error;
-  }
+  return runProgram((exit) => buildProgram(output, exit, context), argv, output);
 }

@@ -1,7 +1,8 @@
 // Every JAQ program of a codec compiles (SR2009), with jq's own message located in the program's lines —
-// found when the codec is created, not when the first message arrives.
+// found when the codec is created, not when the first message arrives. jq is loaded for it only when a
+// domain has JAQ programs: `prepareJaqCheck` before compiling (compileDomain is synchronous).
 import type { GraphObject } from '../api/index.js';
-import { jaqCompileProblem } from '../../dataplane/codecs/jaq/compile-check.js';
+import { jaqCompileProblem, loadJaqCheck } from '../../dataplane/codecs/jaq/compile-check.js';
 import { keyOf, label, type CompileContext } from './context.js';
 
 export function checkJaqPrograms(ctx: CompileContext, objects: readonly GraphObject[]): void {
@@ -21,4 +22,16 @@ export function checkJaqPrograms(ctx: CompileContext, objects: readonly GraphObj
       );
     }
   }
+}
+
+/** Loads the jq check when any of the objects (as given, unchecked) carries JAQ programs. */
+export async function prepareJaqCheck(objects: readonly unknown[]): Promise<void> {
+  if (objects.some(hasJaqPrograms)) await loadJaqCheck();
+}
+
+/** Any object with `spec.jaq`, whatever its kind: a superset of what checkJaqPrograms runs jq on. */
+function hasJaqPrograms(object: unknown): boolean {
+  if (typeof object !== 'object' || object === null) return false;
+  const { spec } = object as { spec?: unknown };
+  return typeof spec === 'object' && spec !== null && (spec as { jaq?: unknown }).jaq !== undefined;
 }

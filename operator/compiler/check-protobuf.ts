@@ -1,7 +1,8 @@
 // A protobuf codec: the resource version is uploaded (LATEST binds the highest), the file is in it and
 // parses with its imports, the message exists (SR2017), and every schema field is a field of the message
 // with a type its JSON view can carry (SR2018). The pruned descriptor is kept for lowering.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from '../../dataplane/codecs/protobuf/protobufjs.js';
 import type { GraphObject } from '../api/index.js';
 import { isIntegerType, type FieldType } from '../../dataplane/graph/field-types.js';
 import { keyOf, label, type CompileContext, type SchemaField } from './context.js';
@@ -95,7 +96,7 @@ function findMessage(
     return report(path, `resource ${resource} version ${version}: ${load.problem}`);
   }
   const message = load.root.lookup(config.message);
-  if (!(message instanceof protobuf.Type)) {
+  if (!(message instanceof protobufjs().Type)) {
     const defined = messageNames(load.root).join(', ') || 'no messages';
     return report(
       'spec.protobuf.message',
@@ -127,7 +128,7 @@ function fieldProblem(field: SchemaField, message: protobuf.Type, rfc3339: reado
     ];
   }
   const resolved = protoField.resolvedType;
-  if (resolved instanceof protobuf.Enum) {
+  if (resolved instanceof protobufjs().Enum) {
     return field.type === 'STRING' || isIntegerType(field.type)
       ? []
       : [
@@ -149,7 +150,7 @@ function fieldProblem(field: SchemaField, message: protobuf.Type, rfc3339: reado
 
 function messageNames(namespace: protobuf.NamespaceBase): string[] {
   return namespace.nestedArray.flatMap((object) => [
-    ...(object instanceof protobuf.Type ? [object.fullName.slice(1)] : []),
-    ...(object instanceof protobuf.Namespace ? messageNames(object) : []),
+    ...(object instanceof protobufjs().Type ? [object.fullName.slice(1)] : []),
+    ...(object instanceof protobufjs().Namespace ? messageNames(object) : []),
   ]);
 }

@@ -4,7 +4,9 @@ import { compileCase, objectsOf, BASE } from '../../test/fixtures/compile-cases.
 import { parseAllDocuments } from 'yaml';
 import { loadYamlObjects } from '../language/yaml-input.js';
 import type { Diagnostic } from './diagnostic.js';
-import { compileDomain } from './index.js';
+import { compileDomain, prepareCompileAll } from './index.js';
+
+before(() => prepareCompileAll());
 
 describe('compileDomain', () => {
   it('accepts a valid domain: every object accepted, no diagnostics, a loadable graph', () => {

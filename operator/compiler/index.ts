@@ -1,7 +1,8 @@
 // The whole-graph compiler: checks every object of a domain against the others, decides a verdict for
 // each, and lowers the accepted ones to a Graph. The CLI, the embedded node and the controller all call
-// compileDomain, so all three report the same diagnostics.
+// compileDomain, so all three report the same diagnostics; each awaits prepareCompile first.
 import type { GraphKind, GraphObject } from '../api/index.js';
+import { loadJaqCheck } from '../../dataplane/codecs/jaq/compile-check.js';
 import type { Graph } from '../../dataplane/graph/types.js';
 import { checkCorrelators } from './check-correlators.js';
 import { checkCycles } from './check-cycles.js';
@@ -9,7 +10,7 @@ import { checkEmitters } from './check-emitters.js';
 import { checkHttpPaths } from './check-http-paths.js';
 import { checkIngestorNames } from './check-ingestor-names.js';
 import { checkJaqNulls } from './check-jaq-nulls.js';
-import { checkJaqPrograms } from './check-jaq-programs.js';
+import { checkJaqPrograms, prepareJaqCheck } from './check-jaq-programs.js';
 import { checkJunctions } from './check-junctions.js';
 import { checkListeners } from './check-listeners.js';
 import { checkLiterals } from './check-literals.js';
@@ -92,6 +93,19 @@ const OBJECT_PASSES: readonly Pass[] = [
 
 /** Checks between objects of a layer; they see only objects that are otherwise fine, and keep the first. */
 const PEER_PASSES: readonly Pass[] = [checkIngestorNames, checkListeners, checkHttpPaths, checkCycles];
+
+/**
+ * Loads what compiling these objects needs and is not loaded up front (the jq check, for JAQ programs).
+ * Await it before compileDomain, with the same objects (or a superset of them).
+ */
+export async function prepareCompile(objects: readonly unknown[]): Promise<void> {
+  await prepareJaqCheck(objects);
+}
+
+/** prepareCompile for any input at all: for a compiler that runs on (the operator's controller). */
+export async function prepareCompileAll(): Promise<void> {
+  await loadJaqCheck();
+}
 
 /**
  * `objects` are the documents of the domain as given — from the API server, YAML or statements — valid

@@ -1,7 +1,8 @@
 // Loads .proto files from an uploaded resource version held in memory: imports resolve against the
 // `include` root (then the version's root), google/protobuf/* come bundled with protobufjs. The result is
 // pruned to the message and the types it uses, as the JSON the data plane gives `Root.fromJSON`.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from '../../dataplane/codecs/protobuf/protobufjs.js';
 import { posix } from 'node:path';
 import type { ProtobufDescriptor, ProtobufNested } from '../../dataplane/graph/types.js';
 
@@ -31,7 +32,7 @@ export function loadProto(files: ReadonlyMap<string, string>, file: string, incl
 }
 
 class Loader {
-  readonly root = new protobuf.Root();
+  readonly root = new (protobufjs().Root)();
   readonly #loaded = new Set<string>();
 
   constructor(
@@ -59,7 +60,7 @@ class Loader {
 
   /** The path of an import to load next; undefined for a bundled google/protobuf file (added here). */
   #resolve(from: string, imported: string): string | Failure | undefined {
-    const bundled = protobuf.common.get(imported);
+    const bundled = protobufjs().common.get(imported);
     if (bundled === null) {
       return (
         locate(this.files, imported, this.include) ??
@@ -75,7 +76,7 @@ class Loader {
 /** Parses one file into the root; its imports, or the parse error as text. */
 function parseOne(root: protobuf.Root, path: string, source: string): string[] | string {
   try {
-    const parsed = protobuf.parse(source, root, { keepCase: true, alternateCommentMode: true });
+    const parsed = protobufjs().parse(source, root, { keepCase: true, alternateCommentMode: true });
     return [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])];
   } catch (error: unknown) {
     return `${path}: ${messageOf(error)}`;
@@ -98,8 +99,8 @@ export function prunedDescriptor(root: protobuf.Root, message: protobuf.Type): P
   for (let next = work.pop(); next !== undefined; next = work.pop()) {
     if (keep.has(next)) continue;
     keep.add(next);
-    if (next.parent instanceof protobuf.Type) work.push(next.parent);
-    if (!(next instanceof protobuf.Type)) continue;
+    if (next.parent instanceof protobufjs().Type) work.push(next.parent);
+    if (!(next instanceof protobufjs().Type)) continue;
     for (const field of next.fieldsArray) if (field.resolvedType) work.push(field.resolvedType);
   }
   const json = root.toJSON() as ProtobufDescriptor;
@@ -128,11 +129,11 @@ function pruneEntry(
   object: protobuf.ReflectionObject | null,
   keep: ReadonlySet<protobuf.ReflectionObject>,
 ): NestedJson | undefined {
-  if (object === null || object instanceof protobuf.Service) return undefined;
-  const isDefinition = object instanceof protobuf.Type || object instanceof protobuf.Enum;
+  if (object === null || object instanceof protobufjs().Service) return undefined;
+  const isDefinition = object instanceof protobufjs().Type || object instanceof protobufjs().Enum;
   if (isDefinition && !keep.has(object)) return undefined;
   const inner =
-    object instanceof protobuf.Namespace && entry.nested
+    object instanceof protobufjs().Namespace && entry.nested
       ? pruneNested(entry.nested, object, keep)
       : undefined;
   if (!isDefinition && inner === undefined) return undefined;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { compileDomain } from '../compiler/index.js';
+import { compileDomain, prepareCompileAll } from '../compiler/index.js';
 import { toGraphObject } from './cluster-objects.js';
 import { planCompile, type PlanInput } from './compile-plan.js';
 import { NO_INPUTS, type GraphInput } from './graph-inputs.js';
@@ -23,6 +23,8 @@ function plan(
 }
 
 const relaySpec = { schema: 'orders', branching: 'UNBRANCHED' };
+
+before(() => prepareCompileAll());
 
 describe('planCompile (last valid graph)', () => {
   it('accepts a valid domain and records every accepted object as an input', () => {

@@ -12,7 +12,7 @@ import {
 import { isStatus } from '../../dataplane/kube/kube-api.js';
 import { API_VERSION } from '../api/index.js';
 import { canonicalJson } from '../cli/node/canonical-json.js';
-import { compileDomain } from '../compiler/index.js';
+import { compileDomain, prepareCompileAll } from '../compiler/index.js';
 import { graphObjectsOf, objectId, pluralOf, toGraphObject } from './cluster-objects.js';
 import { planCompile, type CompilePlan } from './compile-plan.js';
 import { statusChange, type StatusInputs } from './desired-status.js';
@@ -92,6 +92,7 @@ export function createDomainReconciler(options: ReconcilerOptions = {}): Reconci
       const resources = resourceVersionIndex(snapshot.resourceVersions);
       const memory = bindings.get(domain);
       const bound = new Map<string, BoundVersion[]>();
+      await prepareCompileAll(); // planCompile may compile published specs too: whatever they hold
       const plan = planCompile({
         objects,
         published,

@@ -4,9 +4,12 @@
 //
 //   npx tsx test/bench/compile.bench.ts [objects...]      (default: 100 1000)
 import { performance } from 'node:perf_hooks';
-import { compileDomain } from '../../operator/compiler/index.js';
+import { compileDomain, prepareCompileAll } from '../../operator/compiler/index.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
 import { parseScript } from '../../operator/language/parse.js';
+
+// compileDomain needs the jq check loaded (the compiler loads it on demand).
+await prepareCompileAll();
 
 const WARM_UP = 5;
 const RUNS = 21;

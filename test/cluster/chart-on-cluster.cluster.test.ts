@@ -56,6 +56,8 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
   let receiver: WireReceiver;
   const subscribers: StreamrouteProcess[] = [];
   const timings: Record<string, number> = {};
+  /** The version the node serves after the CLI applied the graph. */
+  let graphVersion = 0;
 
   const pods = async (component: 'operator' | 'dataplane'): Promise<Pod[]> =>
     (
@@ -120,6 +122,8 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
   this.timeout(10 * MINUTE);
 
   before(async () => {
+    // A domain left by an earlier run (STREAMROUTE_KEEP_CLUSTER) would change what the graph holds.
+    await cluster.must(['delete', 'namespace', DOMAIN, '--ignore-not-found', '--wait', '--timeout', '2m']);
     receiver = await startRsyslogReceiver({ out: { transport: 'tcp', address: facts.hostIp } });
   });
 
@@ -245,8 +249,7 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
     const keys = mkdtempSync(join(tmpdir(), 'streamroute-cluster-pki-'));
     writeFileSync(join(keys, 'server.crt'), pki.server.cert);
     writeFileSync(join(keys, 'server.key'), pki.server.key);
-    const created = await cluster.must(['create', 'namespace', DOMAIN]);
-    assert.match(created, /created/);
+    await cluster.must(['create', 'namespace', DOMAIN]);
     const uploaded = await cluster.streamroute([
       '-d',
       DOMAIN,
@@ -260,13 +263,15 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
       clusterGraph(facts.hostIp, receiver.ports['out'] ?? 0),
     );
     assert.equal(applied.code, 0, applied.stderr);
+    // The upload published a version of its own; the graph is served once the node answers its path.
     await waitUntil(
-      'the data-plane pod to report graph v1 of shop',
-      async () => (await servedVersion()) === 1,
+      'POST /orders to be served',
+      async () => (await post('/orders', {})).status === 202,
       60_000,
-      500,
+      100,
     );
-    timings['CLI apply → node reports v1'] = since(started);
+    timings['CLI apply → served'] = since(started);
+    graphVersion = await waitUntil('the node report of the served version', servedVersion, 30_000, 500);
 
     const orders = await subscribe('tail', 'orders');
     const lines = await subscribe('lines', 'lines');
@@ -302,7 +307,12 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
       100,
     );
     timings['kubectl apply → served'] = since(started);
-    assert.equal(await servedVersion(), 2);
+    await waitUntil(
+      'the node to report the next version',
+      async () => (await servedVersion()) === graphVersion + 1,
+      30_000,
+      500,
+    );
   });
 
   it('names the DataplaneNode from the downward API and shows the pod in status and kubectl get columns', async () => {
@@ -318,8 +328,13 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
       60_000,
       1_000,
     );
-    const emitter = await cluster.must(['get', 'emitters', 'to-collector', '-n', DOMAIN]);
-    assert.match(emitter, /True\s+True\s+1\s+0/);
+    await waitUntil(
+      'the emitter columns to show Ready on one node',
+      async () =>
+        /True\s+True\s+1\s+0/.test(await cluster.must(['get', 'emitters', 'to-collector', '-n', DOMAIN])),
+      60_000,
+      1_000,
+    );
   });
 
   it('keeps records on the pod loopback: the node address has no records API, health and metrics carry none', async () => {

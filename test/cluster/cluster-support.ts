@@ -61,7 +61,7 @@ export function clusterFacts(): ClusterFacts {
     operatorImage: need(images, 'OPERATOR_IMAGE', imagesEnv),
     dataplaneImage: need(images, 'DATAPLANE_IMAGE', imagesEnv),
     imageTag: need(images, 'IMAGE_TAG', imagesEnv),
-    nextTag: need(images, 'NEXT_TAG', imagesEnv),
+    nextTag: need(images, 'EXTRA_TAG', imagesEnv),
   };
 }
 

@@ -23,8 +23,11 @@ command -v go >/dev/null || skip_or_fail "Go is needed to build the Kubernetes b
 
 bash test/kube/build.sh
 bash test/helm/build.sh
-bash test/cluster/images.sh
+bash test/cluster/images.sh --extra-tag next
 bash test/cluster/up.sh
 if [[ -z "${STREAMROUTE_KEEP_CLUSTER:-}" ]]; then trap 'bash test/cluster/down.sh' EXIT; fi
+# shellcheck source=/dev/null
+source "${STREAMROUTE_IMAGES_ENV:-$HOME/.cache/streamroute/images/current.env}"
+bash test/cluster/load-image.sh "$OPERATOR_ARCHIVE" "$DATAPLANE_ARCHIVE" "$OPERATOR_EXTRA_ARCHIVE" "$DATAPLANE_EXTRA_ARCHIVE"
 
 npx mocha --timeout 600000 'test/cluster/**/*.cluster.test.ts' "$@"

@@ -119,7 +119,34 @@ const RBAC_TABLE: readonly RbacRow[] = [
     verbs: ['create', 'list'],
   },
   { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods'], verbs: ['list'] },
-  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods/proxy'], verbs: ['get'] },
+  {
+    role: 'ClusterRole/streamroute-editor',
+    apiGroup: '',
+    resources: ['pods/portforward'],
+    verbs: ['get', 'create'],
+  },
+  // the post-delete hook (Role in the release namespace, ClusterRole for the node reports)
+  { role: 'Role/streamroute-uninstall-cleanup', apiGroup: '', resources: ['pods'], verbs: ['list'] },
+  {
+    role: 'Role/streamroute-uninstall-cleanup',
+    apiGroup: '',
+    resources: ['configmaps'],
+    verbs: ['delete'],
+    resourceNames: ['streamroute-index'],
+  },
+  {
+    role: 'Role/streamroute-uninstall-cleanup',
+    apiGroup: 'coordination.k8s.io',
+    resources: ['leases'],
+    verbs: ['delete'],
+    resourceNames: ['streamroute-operator'],
+  },
+  {
+    role: 'ClusterRole/streamroute-uninstall-cleanup',
+    apiGroup: 'streamroute.io',
+    resources: ['dataplanenodes'],
+    verbs: ['list', 'delete'],
+  },
 ];
 
 interface PolicyRule {
@@ -166,6 +193,7 @@ interface Probe {
 interface Container {
   name: string;
   args?: string[];
+  env?: { name: string }[];
   command?: string[];
   securityContext?: {
     runAsNonRoot?: boolean;
@@ -223,7 +251,6 @@ const firstContainer = (workload: Workload): Container => workload.spec.template
 
 const SYSLOG_514 = { dataplane: { syslogPorts: [{ name: 'syslog-udp', port: 514, protocol: 'UDP' }] } };
 const NO_HOST_NETWORK = { dataplane: { hostNetwork: false } };
-const ADMIN_LOOPBACK = { dataplane: { adminBind: 'loopback' } };
 
 describe('Helm chart charts/streamroute (real helm)', function () {
   this.timeout(60_000);
@@ -249,7 +276,6 @@ describe('Helm chart charts/streamroute (real helm)', function () {
     const cases: [string, Record<string, unknown>][] = [
       ['default values', {}],
       ['hostNetwork=false', NO_HOST_NETWORK],
-      ['adminBind=loopback', ADMIN_LOOPBACK],
       [
         'hostNetwork=false with a syslog port 514',
         { dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane } },
@@ -335,16 +361,37 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '--https-listen-addr',
         '0.0.0.0:8443',
         '--admin-listen-addr',
-        '$(POD_IP):8081',
+        '127.0.0.1:8081',
+        '--health-listen-addr',
+        '0.0.0.0:8090',
       ]);
       // The startup probe holds the liveness probe off while the first sync (at 1 QPS) runs: 5 minutes.
       assert.deepEqual(firstContainer(daemonSet).startupProbe, {
-        httpGet: { path: '/healthz', port: 'admin' },
+        httpGet: { path: '/healthz', port: 'health' },
         periodSeconds: 5,
         failureThreshold: 60,
       });
-      assert.deepEqual(firstContainer(daemonSet).livenessProbe?.httpGet, { path: '/healthz', port: 'admin' });
-      assert.deepEqual(firstContainer(daemonSet).readinessProbe?.httpGet, { path: '/readyz', port: 'admin' });
+      assert.deepEqual(firstContainer(daemonSet).livenessProbe?.httpGet, {
+        path: '/healthz',
+        port: 'health',
+      });
+      assert.deepEqual(firstContainer(daemonSet).readinessProbe?.httpGet, {
+        path: '/readyz',
+        port: 'health',
+      });
+      assert.deepEqual(
+        firstContainer(daemonSet).ports?.map((port) => [port.name, port.containerPort]),
+        [
+          ['http', 8080],
+          ['https', 8443],
+          ['admin', 8081],
+          ['health', 8090],
+        ],
+      );
+      assert.ok(
+        !(firstContainer(daemonSet).env ?? []).some((variable) => variable.name === 'POD_IP'),
+        'nothing binds the pod IP any more',
+      );
       assert.ok(pod.volumes?.some((volume) => volume.name === 'tmp' && volume.emptyDir));
       assert.deepEqual(
         objects.filter((object) => object.kind === 'Service'),
@@ -451,32 +498,45 @@ describe('Helm chart charts/streamroute (real helm)', function () {
     });
   });
 
-  it('binds the admin API to 127.0.0.1 with adminBind=loopback, and probes it there', async () => {
-    const objects = await renderChart({ dataplane: { adminBind: 'loopback', adminPort: 9091 } });
-    const container = firstContainer(dataplaneDaemonSet(objects));
-    const args = container.args ?? [];
-    const at = args.indexOf('--admin-listen-addr');
-    assert.deepEqual(args.slice(at, at + 2), ['--admin-listen-addr', '127.0.0.1:9091']);
-    // On the host network the kubelet shares the node's loopback; the pod IP would not answer.
-    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe])
-      assert.equal(probe?.httpGet?.host, '127.0.0.1');
-  });
+  for (const [title, values] of [
+    ['on the host network', {}],
+    ['with hostNetwork=false', NO_HOST_NETWORK],
+  ] as const) {
+    it(`binds the records API to 127.0.0.1 and probes the health port ${title}`, async () => {
+      const dataplane = { ...values.dataplane, adminPort: 9091, healthPort: 9092 };
+      const container = firstContainer(dataplaneDaemonSet(await renderChart({ dataplane })));
+      const args = container.args ?? [];
+      const at = args.indexOf('--admin-listen-addr');
+      assert.deepEqual(args.slice(at, at + 4), [
+        '--admin-listen-addr',
+        '127.0.0.1:9091',
+        '--health-listen-addr',
+        '0.0.0.0:9092',
+      ]);
+      for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) {
+        assert.equal(probe?.httpGet?.port, 'health');
+        assert.equal(probe?.httpGet?.host, undefined);
+      }
+      assert.ok(container.ports?.some((port) => port.name === 'health' && port.containerPort === 9092));
+    });
+  }
 
-  it('refuses adminBind=loopback with hostNetwork=false (the kubelet cannot probe the pod loopback)', async () => {
-    const values = { dataplane: { ...NO_HOST_NETWORK.dataplane, ...ADMIN_LOOPBACK.dataplane } };
-    const failure = await renderChart(values).then(
-      () => assert.fail('helm template rendered adminBind=loopback with hostNetwork=false'),
-      (error: unknown) => String((error as { stderr?: string }).stderr ?? error),
-    );
-    assert.match(failure, /adminBind=loopback needs dataplane.hostNetwork=true/);
-  });
-
-  it('rejects an adminBind outside the values schema', async () => {
-    const failure = await runHelm(['lint', '--strict', CHART_DIR], { dataplane: { adminBind: 'node' } }).then(
-      () => assert.fail('helm lint accepted adminBind=node'),
+  it('no longer takes adminBind (the admin API never binds the pod IP)', async () => {
+    const failure = await runHelm(['lint', '--strict', CHART_DIR], {
+      dataplane: { adminBind: 'podIP' },
+    }).then(
+      () => assert.fail('helm lint accepted adminBind=podIP'),
       (error: unknown) => String((error as { stdout?: string }).stdout),
     );
     assert.match(failure, /adminBind/);
+  });
+
+  it('rejects a healthPort out of range', async () => {
+    const failure = await runHelm(['lint', '--strict', CHART_DIR], { dataplane: { healthPort: 70000 } }).then(
+      () => assert.fail('helm lint accepted healthPort=70000'),
+      (error: unknown) => String((error as { stdout?: string }).stdout),
+    );
+    assert.match(failure, /healthPort/);
   });
 
   it('takes the startup probe period and failure threshold from values', async () => {

@@ -6,7 +6,6 @@
 // restarts of the operator, a node and the API server, and a leader handover.
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { KubeApi } from '../../dataplane/kube/kube-api.js';
 import {
   corePath,
@@ -15,7 +14,7 @@ import {
   INDEX_NAME,
   type GraphIndex,
 } from '../../dataplane/kube/contract.js';
-import { StreamClient } from '../fixtures/admin-client.js';
+import { fetchAdmin, StreamClient } from '../fixtures/admin-client.js';
 import { requireKubeOrSkip, startKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { applyRaw, createNamespace, installCrds, kubeClients, getTable } from '../support/kube-client.js';
 import { sendOnce } from '../support/raw-http.js';
@@ -38,16 +37,6 @@ interface KubeItem {
   data?: Record<string, string>;
   status?: Record<string, unknown>;
   kind?: string;
-}
-
-/** This machine's first non-loopback IPv4 address: the API server proxies to pods only there. */
-function podIp(): string {
-  for (const addresses of Object.values(networkInterfaces())) {
-    for (const address of addresses ?? []) {
-      if (address.family === 'IPv4' && !address.internal) return address.address;
-    }
-  }
-  throw new Error('no non-loopback IPv4 address for pod proxying');
 }
 
 function graphSql(syslogPort: number, receiverPort: number): string {
@@ -80,6 +69,7 @@ interface Node {
   bindHost: string;
   httpPort: number;
   adminPort: number;
+  healthPort: number;
   process: StreamrouteProcess;
 }
 
@@ -117,9 +107,14 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     return operator;
   }
 
-  async function startNode(name: string, bindHost: string, ports?: Pick<Node, 'httpPort' | 'adminPort'>) {
+  async function startNode(
+    name: string,
+    bindHost: string,
+    ports?: Pick<Node, 'httpPort' | 'adminPort' | 'healthPort'>,
+  ) {
     const httpPort = ports?.httpPort ?? (await freeTcpPort());
     const adminPort = ports?.adminPort ?? (await freeTcpPort());
+    const healthPort = ports?.healthPort ?? (await freeTcpPort());
     const process = new StreamrouteProcess(name, [
       'dataplane',
       '--kubeconfig',
@@ -132,12 +127,15 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       `127.0.0.1:${httpPort}`,
       '--https-listen-addr',
       `127.0.0.1:${await freeTcpPort()}`,
+      // As the chart runs it: the records API on loopback, probes and metrics on their own listener.
       '--admin-listen-addr',
-      `${podIp()}:${adminPort}`,
+      `127.0.0.1:${adminPort}`,
+      '--health-listen-addr',
+      `127.0.0.1:${healthPort}`,
       '--bind-host',
       bindHost,
     ]);
-    const node = { name, bindHost, httpPort, adminPort, process };
+    const node = { name, bindHost, httpPort, adminPort, healthPort, process };
     return node;
   }
 
@@ -229,7 +227,6 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     syslogPort = await freeTcpPort();
     await startOperator('operator-1');
     nodes.push(await startNode('node-a', '127.0.0.2'), await startNode('node-b', '127.0.0.3'));
-    await createPods(admin, nodes);
   });
 
   after(async () => {
@@ -262,7 +259,7 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
 
     const subscribers = await Promise.all(
       nodes.map((node) =>
-        StreamClient.open(node.adminPort, `/v1/domains/${DOMAIN}/relays/orders/subscriptions/e2e`, podIp()),
+        StreamClient.open(node.adminPort, `/v1/domains/${DOMAIN}/relays/orders/subscriptions/e2e`),
       ),
     );
     for (const [i, node] of nodes.entries()) {
@@ -282,42 +279,19 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     ]);
   });
 
-  it('streams a relay from both nodes through the API server with `streamroute subscribe`', async () => {
-    const subscription = new StreamrouteProcess('subscribe', [
-      '--kubeconfig',
-      adminKubeconfig,
-      'subscribe',
-      '-d',
-      DOMAIN,
-      '--operator-namespace',
-      SYSTEM,
-      'merged',
-      'orders',
-    ]);
-    try {
-      // Records before a subscriber joins are not kept: wait until both nodes have it.
-      await eventually(
-        'the subscription to join on both nodes',
-        () =>
-          nodes.every((node) =>
-            node.process
-              .log()
-              .split('\n')
-              .some((line) => line.includes('subscriber_joined') && line.includes('"subscription":"merged"')),
-          ),
-        30_000,
+  it('answers probes and metrics on the health listener, which serves no records', async () => {
+    for (const node of nodes) {
+      assert.equal((await fetchAdmin(node.healthPort, '/healthz')).status, 200);
+      const ready = await fetchAdmin(node.healthPort, '/readyz');
+      assert.equal(ready.status, 200, ready.body);
+      assert.equal((JSON.parse(ready.body) as { ready: boolean }).ready, true);
+      assert.match((await fetchAdmin(node.healthPort, '/metrics')).body, /^streamroute_records_in_total\{/m);
+      const records = `/v1/domains/${DOMAIN}/relays/orders/subscriptions/probe`;
+      assert.equal((await fetchAdmin(node.healthPort, records)).status, 404);
+      assert.equal(
+        (await fetchAdmin(node.healthPort, `/v1/domains/${DOMAIN}/ingestors/orders-in`)).status,
+        404,
       );
-      for (const [i, node] of nodes.entries()) await post(node, { order_id: `S-${i}`, amount: i });
-      await eventually(
-        'two records through the pod proxy',
-        () =>
-          subscription
-            .log()
-            .split('\n')
-            .filter((l) => l.includes('S-')).length === 2,
-      );
-    } finally {
-      await subscription.stop();
     }
   });
 
@@ -460,40 +434,5 @@ function objectPath(object: KubeItem): string {
       return `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings/${name}`;
     default:
       throw new Error(`no path for ${object.kind ?? 'an object without kind'}`);
-  }
-}
-
-/** Pod objects for the two node processes (no kubelet: the test sets their status), for pod proxying. */
-async function createPods(api: KubeApi, nodes: readonly Node[]): Promise<void> {
-  for (const node of nodes) {
-    const name = `streamroute-dataplane-${node.name}`;
-    await api.request({
-      method: 'POST',
-      path: corePath('pods', SYSTEM),
-      body: {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          name,
-          labels: { 'app.kubernetes.io/name': 'streamroute', 'app.kubernetes.io/component': 'dataplane' },
-        },
-        spec: {
-          nodeName: node.name,
-          containers: [
-            {
-              name: 'dataplane',
-              image: 'streamroute-dataplane:test',
-              ports: [{ name: 'admin', containerPort: node.adminPort }],
-            },
-          ],
-        },
-      },
-    });
-    await api.request({
-      method: 'PATCH',
-      path: `${corePath('pods', SYSTEM, name)}/status`,
-      contentType: 'application/merge-patch+json',
-      body: { status: { phase: 'Running', podIP: podIp(), podIPs: [{ ip: podIp() }] } },
-    });
   }
 }

@@ -14,7 +14,7 @@ import { isStatus, KubeApi } from '../../dataplane/kube/kube-api.js';
 import { systemClock } from '../../dataplane/runtime/clock.js';
 import { cleanUpAfterUninstall } from '../../operator/controller/uninstall-cleanup.js';
 import { memoryLogger } from '../fixtures/graph-from-statements.js';
-import { requireKubeOrSkip, sharedKubeApiServer } from '../support/kube-apiserver.js';
+import { requireKubeOrSkip, startKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { createNamespace, installCrds, kubeClients } from '../support/kube-client.js';
 
 const LEASES = (namespace: string) => `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`;
@@ -33,6 +33,7 @@ async function exists(api: KubeApi, path: string): Promise<boolean> {
 
 describe('uninstall cleanup on a real kube-apiserver', function () {
   this.timeout(60_000);
+  let server: KubeTestServer | undefined;
   let api: KubeApi;
   let system: string;
   let domain: string;
@@ -43,7 +44,8 @@ describe('uninstall cleanup on a real kube-apiserver', function () {
 
   before(async function () {
     await requireKubeOrSkip(this);
-    const server = await sharedKubeApiServer();
+    // Its own server: the cleanup deletes every DataplaneNode, which other suites' nodes must not see.
+    server = await startKubeApiServer();
     api = new KubeApi({
       kubeconfig: server.kubeconfigPath,
       rateLimit: { qps: 100, burst: 100 },
@@ -56,6 +58,8 @@ describe('uninstall cleanup on a real kube-apiserver', function () {
     await createNamespace(clients, system);
     await createNamespace(clients, domain);
   });
+
+  after(() => server?.stop());
 
   async function writeRunTimeObjects(): Promise<void> {
     await api.request({

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds a real kube-apiserver and etcd from the Go modules pinned in this
-# directory's go.mod, into a per-version cache directory:
+# Builds real Kubernetes server binaries (kube-apiserver, kube-controller-manager,
+# kube-scheduler, kube-proxy, kubelet) and etcd from the Go modules pinned in
+# this directory's go.mod, into a per-version cache directory:
 #   ${STREAMROUTE_KUBE_CACHE:-$HOME/.cache/streamroute/kube}/<version-key>/
-# A build is skipped when that directory already holds both binaries, so only
-# the first run on a machine pays for the compile.
+# A build is skipped when that directory already holds every binary, so only
+# the first run on a machine pays for the compile. The API server tests need
+# only kube-apiserver and etcd; test/cluster/up.sh needs them all.
 #
 #   bash test/kube/build.sh              build if needed, print the directory
 #   bash test/kube/build.sh --print-dir  only print the directory (no build);
@@ -40,7 +42,14 @@ if [[ "${1:-}" == "--print-dir" ]]; then
   exit 0
 fi
 
-if [[ -x "$out/kube-apiserver" && -x "$out/etcd" ]]; then
+# Every command comes from k8s.io/kubernetes/cmd/<name> (pinned in tools.go).
+k8s_cmds=(kube-apiserver kube-controller-manager kube-scheduler kube-proxy kubelet)
+all_built() {
+  local b
+  for b in "${k8s_cmds[@]}" etcd; do [[ -x "$1/$b" ]] || return 1; done
+}
+
+if all_built "$out"; then
   echo "kube test binaries (cached): $out"
   exit 0
 fi
@@ -59,9 +68,13 @@ tmp="$(mktemp -d "$cache_root/.build.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
 start=$SECONDS
-echo "building kube-apiserver $k8s_version and etcd $etcd_version (GOMAXPROCS=$GOMAXPROCS); a cold build takes several minutes..."
+echo "building ${k8s_cmds[*]} $k8s_version and etcd $etcd_version (GOMAXPROCS=$GOMAXPROCS); a cold build takes several minutes..."
 cd "$here"
-go build "${build_flags[@]}" -ldflags="$k8s_ldflags" -o "$tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+for cmd in "${k8s_cmds[@]}"; do
+  echo "  $cmd"
+  go build "${build_flags[@]}" -ldflags="$k8s_ldflags" -o "$tmp/$cmd" "k8s.io/kubernetes/cmd/$cmd"
+done
+echo "  etcd"
 go build "${build_flags[@]}" -ldflags="-s -w" -o "$tmp/etcd" go.etcd.io/etcd/server/v3
 
 # Publish atomically: a concurrent or interrupted build never leaves a
@@ -69,7 +82,7 @@ go build "${build_flags[@]}" -ldflags="-s -w" -o "$tmp/etcd" go.etcd.io/etcd/ser
 chmod 755 "$tmp"
 if ! mv -T "$tmp" "$out" 2>/dev/null; then
   # Another build published the same key first; keep its binaries.
-  [[ -x "$out/kube-apiserver" && -x "$out/etcd" ]] || { echo "build.sh: could not publish $out" >&2; exit 1; }
+  all_built "$out" || { echo "build.sh: could not publish $out" >&2; exit 1; }
   rm -rf "$tmp"
 fi
 trap - EXIT

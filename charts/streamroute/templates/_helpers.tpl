@@ -99,13 +99,13 @@ seccompProfile:
 {{- end -}}
 
 {{/*
-"true" when the data plane binds a port below 1024 (HTTP, HTTPS, admin or a syslog port), so it
+"true" when the data plane binds a port below 1024 (HTTP, HTTPS, admin, health or a syslog port), so it
 needs NET_BIND_SERVICE; "" otherwise.
 */}}
 {{- define "streamroute.dataplane.needsNetBindService" -}}
 {{- $d := .Values.dataplane -}}
 {{- $low := false -}}
-{{- range $port := list $d.httpPort $d.httpsPort $d.adminPort -}}
+{{- range $port := list $d.httpPort $d.httpsPort $d.adminPort $d.healthPort -}}
 {{- if lt (int $port) 1024 -}}{{- $low = true -}}{{- end -}}
 {{- end -}}
 {{- range $d.syslogPorts -}}

@@ -2,7 +2,7 @@
 // object. Reading is toml-view.ts. Writing needs an object at the top (a TOML document is a table) and
 // no null anywhere (TOML has none); integers must fit I64 ∪ U64. Strings are written as strings, even
 // when they hold a date. Decisions: docs/codec-formats.md ("TOML").
-import { parse, stringify, TomlError } from 'smol-toml';
+import { tomlLibrary } from './format-libraries.js';
 import { messageError } from '../../runtime/errors.js';
 import { jsonKind } from '../json-kind.js';
 import type { JsonValue } from '../json-value.js';
@@ -47,7 +47,7 @@ export const tomlFormat: PayloadFormat = {
           );
         }
         checkWritable(FORMAT, value, tomlRule);
-        return { bytes: encoder.encode(stringify(value, { maxDepth: MAX_DEPTH + 1 })) };
+        return { bytes: encoder.encode(tomlLibrary().stringify(value, { maxDepth: MAX_DEPTH + 1 })) };
       },
       WRITE_FAILED,
     );
@@ -56,9 +56,9 @@ export const tomlFormat: PayloadFormat = {
 
 function parseToml(text: string): unknown {
   try {
-    return parse(text, { integersAsBigInt: 'asNeeded', maxDepth: MAX_DEPTH });
+    return tomlLibrary().parse(text, { integersAsBigInt: 'asNeeded', maxDepth: MAX_DEPTH });
   } catch (error: unknown) {
-    if (!(error instanceof TomlError)) throw error;
+    if (!(error instanceof tomlLibrary().TomlError)) throw error;
     const phrase = /^Invalid TOML document: ([^\n]*)/.exec(error.message)?.[1] ?? '';
     const code = phrase.includes(TOO_DEEP) ? 'SR3011' : 'SR3010';
     const what =

@@ -4,10 +4,10 @@
 // (fast-xml-parser's validator), then parses in document order with every value left as text (no number
 // or boolean coercion) and maps the tree with xml-view.ts. Writing is xml-write.ts. Decisions:
 // docs/decisions/0010-xml-json-view.md, docs/codec-formats.md.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { messageError } from '../../runtime/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
+import { xmlLibrary } from './format-libraries.js';
 import { MAX_DEPTH } from './format-limits.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
@@ -21,25 +21,31 @@ const encoder = new TextEncoder();
 const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
 const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be written`);
 
-const parser = new XMLParser({
-  preserveOrder: true, // text and elements in document order, so mixed content can be joined
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  textNodeName: '#text',
-  cdataPropName: '#cdata', // CDATA apart from text: references inside it must not be decoded
-  parseTagValue: false, // never `01234` → 1234 or `true` → true: every value stays text
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: false, // references are decoded by xml-text.ts: predefined and numeric ones only
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  maxNestedTags: MAX_DEPTH,
-  jPath: false,
-  // The parser refuses names such as `constructor` (its own objects could be polluted); marked names
-  // never clash, and xml-view.ts takes the mark off.
-  transformTagName: (name: string) => NAME_MARK + name,
-});
+let parser: InstanceType<typeof import('fast-xml-parser').XMLParser> | undefined;
+
+/** The parser, made on the first XML payload. */
+function xmlParser(): InstanceType<typeof import('fast-xml-parser').XMLParser> {
+  parser ??= new (xmlLibrary().XMLParser)({
+    preserveOrder: true, // text and elements in document order, so mixed content can be joined
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    textNodeName: '#text',
+    cdataPropName: '#cdata', // CDATA apart from text: references inside it must not be decoded
+    parseTagValue: false, // never `01234` → 1234 or `true` → true: every value stays text
+    parseAttributeValue: false,
+    trimValues: false,
+    processEntities: false, // references are decoded by xml-text.ts: predefined and numeric ones only
+    htmlEntities: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    maxNestedTags: MAX_DEPTH,
+    jPath: false,
+    // The parser refuses names such as `constructor` (its own objects could be polluted); marked names
+    // never clash, and xml-view.ts takes the mark off.
+    transformTagName: (name: string) => NAME_MARK + name,
+  });
+  return parser;
+}
 
 /** What the validator's error codes mean, without its messages (which quote names and characters). */
 const PROBLEMS: Record<string, string> = {
@@ -71,7 +77,7 @@ function readDocument(text: string): string {
   const bad = notXmlCharOffset(text);
   if (bad !== -1) fail('SR3010', `${FORMAT}: a character XML does not allow at ${position(bad)}`);
   checkDoctype(text, position);
-  const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
+  const valid = xmlLibrary().XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) {
     const { code, line, col } = valid.err as { code: string; line: number; col?: number };
     const at = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
@@ -84,7 +90,7 @@ function readDocument(text: string): string {
 
 function parse(text: string): OrderedNode[] {
   try {
-    return parser.parse(text) as OrderedNode[];
+    return xmlParser().parse(text) as OrderedNode[];
   } catch (error: unknown) {
     // After validation, the parser fails only past maxNestedTags (it has no error codes to test).
     const deep = error instanceof Error && error.message.includes('nested');

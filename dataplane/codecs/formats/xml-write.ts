@@ -4,26 +4,32 @@
 // array (one element per item, in order) or a single value (one element). Numbers and booleans are
 // written as their JSON text; a null attribute or "#text" is left out. The tree is handed to
 // fast-xml-parser's XMLBuilder in its ordered form, every string already escaped here.
-import { XMLBuilder } from 'fast-xml-parser';
 import type { JsonObject, JsonValue } from '../json-value.js';
 import { fail, keyPath } from './format-failure.js';
+import { xmlLibrary } from './format-libraries.js';
 import { MAX_DEPTH } from './format-limits.js';
 import type { OrderedNode } from './xml-view.js';
 import { escapeAttribute, escapeText, isXmlName, notXmlCharOffset } from './xml-text.js';
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-const builder = new XMLBuilder({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  textNodeName: '#text',
-  processEntities: false, // escaped by xml-text.ts, which also keeps CR, tabs and line feeds
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-  format: false,
-  maxNestedTags: MAX_DEPTH + 1,
-});
+let builder: InstanceType<typeof import('fast-xml-parser').XMLBuilder> | undefined;
+
+/** The builder, made on the first XML payload written. */
+function xmlBuilder(): InstanceType<typeof import('fast-xml-parser').XMLBuilder> {
+  builder ??= new (xmlLibrary().XMLBuilder)({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    textNodeName: '#text',
+    processEntities: false, // escaped by xml-text.ts, which also keeps CR, tabs and line feeds
+    suppressEmptyNode: true,
+    suppressBooleanAttributes: false,
+    format: false,
+    maxNestedTags: MAX_DEPTH + 1,
+  });
+  return builder;
+}
 
 type Path = (string | number)[];
 
@@ -35,7 +41,7 @@ export function xmlDocument(value: JsonValue): string {
   }
   const root = value[name] as JsonValue;
   if (Array.isArray(root)) cannot('an array as the root element (a document has one root)', [name]);
-  return DECLARATION + builder.build([element(name, root, [name])]);
+  return DECLARATION + xmlBuilder().build([element(name, root, [name])]);
 }
 
 function element(name: string, value: JsonValue, path: Path): OrderedNode {

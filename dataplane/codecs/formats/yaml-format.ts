@@ -4,18 +4,11 @@
 // (bigints); the only tag beyond the core schema is !!binary; other tags leave a scalar as its text.
 // A payload may hold at most YAML_MAX_DOCUMENTS documents (yaml-markers.ts, before any parsing).
 // The walk to view text is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
-import {
-  Document,
-  parseAllDocuments,
-  type DocumentOptions,
-  type ErrorCode,
-  type ParseOptions,
-  type SchemaOptions,
-  type YAMLError,
-} from 'yaml';
+import type { DocumentOptions, ErrorCode, ParseOptions, SchemaOptions, YAMLError } from 'yaml';
 import { messageError } from '../../runtime/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
+import { yamlLibrary } from './format-libraries.js';
 import { YAML_MAX_DOCUMENTS } from './format-limits.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
@@ -78,7 +71,11 @@ export const yamlFormat: PayloadFormat = {
         checkWritable(FORMAT, value);
         // No anchors for values that share an object. No folding and no block scalars: yaml 2.9.1 writes a
         // string whose first line is only blanks as a `|+` block that reads back without them.
-        const doc = new Document(value, { version: '1.2', schema: 'core', aliasDuplicateObjects: false });
+        const doc = new (yamlLibrary().Document)(value, {
+          version: '1.2',
+          schema: 'core',
+          aliasDuplicateObjects: false,
+        });
         return { bytes: encoder.encode(doc.toString({ lineWidth: 0, blockQuote: false })) };
       },
       WRITE_FAILED,
@@ -88,7 +85,7 @@ export const yamlFormat: PayloadFormat = {
 
 function readDocuments(text: string): string[] {
   refuseManyDocuments(text); // before the library parses anything
-  const documents = parseAllDocuments(text, PARSE_OPTIONS);
+  const documents = yamlLibrary().parseAllDocuments(text, PARSE_OPTIONS);
   // The marker lines bound the documents to one more than the limit; this keeps the limit exact.
   if (documents.length > YAML_MAX_DOCUMENTS) {
     fail('SR3011', `${FORMAT}: more than ${YAML_MAX_DOCUMENTS} documents in the payload`);

@@ -5,20 +5,10 @@
 // - a map key must be a scalar and becomes text (`1` → "1", `~` → "null"); two keys with the same text
 //   are a duplicate; a collection as a key has no JSON view;
 // - `.inf`/`.nan` become "Infinity"/"NaN" strings, !!binary standard base64 text.
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  type Alias,
-  type Document,
-  type Node,
-  type Scalar,
-  type YAMLMap,
-  type YAMLSeq,
-} from 'yaml';
+import type { Alias, Document, Node, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { quoteName, type MessageErrorCode } from '../../runtime/errors.js';
 import { fail } from './format-failure.js';
+import { yamlLibrary } from './format-libraries.js';
 import { MAX_DEPTH, YAML_MAX_ALIAS_NODES, YAML_MAX_ALIAS_TEXT } from './format-limits.js';
 import { bytesText, floatText } from './view-text.js';
 
@@ -53,13 +43,14 @@ export class YamlView {
     if (this.expanding > 0 && ++this.budget.nodes > YAML_MAX_ALIAS_NODES) {
       this.stop('SR3011', `aliases expand to more than ${YAML_MAX_ALIAS_NODES} nodes`, this.expandedAlias);
     }
-    if (isAlias(node)) return this.alias(node, depth);
+    if (yamlLibrary().isAlias(node)) return this.alias(node, depth);
     this.remember(node);
-    if (isScalar(node)) return this.charge(this.scalar(node));
-    if (!isMap(node) && !isSeq(node)) this.stop('SR3010', 'a node with no JSON view', node);
+    if (yamlLibrary().isScalar(node)) return this.charge(this.scalar(node));
+    if (!yamlLibrary().isMap(node) && !yamlLibrary().isSeq(node))
+      this.stop('SR3010', 'a node with no JSON view', node);
     if (depth >= MAX_DEPTH) this.stop('SR3011', `nesting deeper than ${MAX_DEPTH}`, node);
     this.open.add(node);
-    const text = isMap(node) ? this.map(node, depth + 1) : this.seq(node, depth + 1);
+    const text = yamlLibrary().isMap(node) ? this.map(node, depth + 1) : this.seq(node, depth + 1);
     this.open.delete(node);
     return text;
   }
@@ -86,10 +77,10 @@ export class YamlView {
   /** A map key as text: a scalar's value (strings as they are, others as their JSON text). */
   private key(key: unknown): string {
     if (key === null || key === undefined) return 'null';
-    const node = isAlias(key) ? this.target(key) : (key as Node);
-    if (!isScalar(node))
+    const node = yamlLibrary().isAlias(key) ? this.target(key) : (key as Node);
+    if (!yamlLibrary().isScalar(node))
       this.stop('SR3010', 'a collection as a map key (the JSON view has text keys only)', key);
-    if (!isAlias(key)) this.remember(node);
+    if (!yamlLibrary().isAlias(key)) this.remember(node);
     if (typeof node.value === 'string') return node.value;
     const text = this.scalar(node);
     return text.startsWith('"') ? (JSON.parse(text) as string) : text;

@@ -1,7 +1,8 @@
 // The message a protobuf codec works on, from its Graph entry: the pruned descriptor (protobufjs
 // `Root.toJSON()`, built by the compiler) and the fully qualified message name. Whatever is wrong comes
 // back as one sentence, so the data plane can refuse the graph with it instead of failing per payload.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 import type { ProtobufDescriptor } from '../../graph/types.js';
 import { planFor } from './message-plan.js';
 
@@ -11,7 +12,7 @@ export function loadMessage(descriptor: ProtobufDescriptor, message: string): Lo
   let root: protobuf.Root;
   try {
     // fromJSON applies protobufjs's own nesting limit (util.recursionLimit) to the descriptor.
-    root = protobuf.Root.fromJSON(descriptor);
+    root = protobufjs().Root.fromJSON(descriptor);
     root.resolveAll();
   } catch (error: unknown) {
     return { error: `the protobuf descriptor does not load: ${messageOf(error)}` };
@@ -33,7 +34,7 @@ function lookup(root: protobuf.Root, message: string): protobuf.Type | string {
   } catch (error: unknown) {
     return `message ${message} cannot be looked up: ${messageOf(error)}`;
   }
-  if (!(found instanceof protobuf.Type)) {
+  if (!(found instanceof protobufjs().Type)) {
     return found === null
       ? `the protobuf descriptor has no message ${message}`
       : `${message} in the protobuf descriptor is not a message`;

@@ -2,7 +2,8 @@
 // fields in declaration order (the order the view writes), lookups by number (decoding) and by name
 // (encoding), each field's kind, wire type, presence, oneof and the JSON text of its key and default.
 // Plans are built with a work list, not recursion, so recursive and deeply chained types are fine.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 import { Kind, isPackable, scalarDefaultText, scalarKind, wireTypeOf } from './scalar-kinds.js';
 
 export const Shape = { Single: 0, Repeated: 1, Map: 2 } as const;
@@ -128,7 +129,7 @@ function fieldPlan(
   shell: Shell,
 ): Omit<FieldPlan, 'siblings'> {
   const value = valuePlan(field.type, field.resolvedType, shell);
-  const map = field instanceof protobuf.MapField;
+  const map = field instanceof protobufjs().MapField;
   const shape = map ? Shape.Map : field.repeated ? Shape.Repeated : Shape.Single;
   const packable = shape === Shape.Repeated && isPackable(value.kind);
   return {
@@ -168,11 +169,11 @@ function shapeTexts(
 
 function valuePlan(protoType: string, resolved: protobuf.ReflectionObject | null, shell: Shell): ValuePlan {
   const scalar = scalarKind(protoType);
-  if (resolved instanceof protobuf.Type) {
+  if (resolved instanceof protobufjs().Type) {
     const message = shell(resolved);
     return base(Kind.Message, `message ${message.name}`, '{}', { message });
   }
-  if (resolved instanceof protobuf.Enum) {
+  if (resolved instanceof protobufjs().Enum) {
     const enumPlan = enumPlanFor(resolved);
     return base(Kind.Enum, `enum ${enumPlan.name}`, enumPlan.textByNumber.get(0) ?? '0', { enumPlan });
   }

@@ -122,7 +122,7 @@ export function addNodeCommands(
         const json = options.json === true;
         const cluster = clusterFor(command);
         if (cluster !== undefined) {
-          exit(await runClusterDescribe({ cluster: cluster.connect(), kind, name, json }, output));
+          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, json }, output));
           return;
         }
         exit(await runDescribe({ target: targetOf(command), kind, name, json }, output));
@@ -132,7 +132,7 @@ export function addNodeCommands(
   addClusterOptions(program, { root: true });
   for (const command of program.commands) {
     if (command.name() === 'subscribe') addClusterOptions(command, { operatorNamespace: true });
-    if (command.name() === 'describe') addClusterOptions(command);
+    if (command.name() === 'describe') addClusterOptions(command, { operatorNamespace: true });
   }
 
   const collect = (make: (value: string) => ScriptInput) => (value: string) => {

@@ -2,6 +2,7 @@
 // against the namespace (every object applied must be accepted; no object left as it was may break),
 // then server-side applied as one transaction (decision 0015), one line per object.
 import type { SourceLocation } from '../../compiler/diagnostic.js';
+import { prepareCompile } from '../../compiler/index.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 import { applyObject, applyResult, objectWords } from '../kube/apply-objects.js';
 import { idOf, listDomain, toGraphObject } from '../kube/cluster-objects.js';
@@ -24,10 +25,12 @@ export async function runApply(options: ApplyOptions, output: Output): Promise<n
   const domain = await readCluster(`list namespace ${namespace}`, () => listDomain(api, namespace));
   const objects = bindToDomain(manifests.objects, domain);
   const resources = resourceFilesOf(domain.versions);
+  const after = overlay(domain, objects);
+  await prepareCompile([...domain.listed.values(), ...after]);
   const validation = validatePlan({
     namespace,
     before: [...domain.listed.values()].map(toGraphObject),
-    after: overlay(domain, objects),
+    after,
     changed: new Set(objects.map(idOf)),
     resourcesBefore: resources,
     resourcesAfter: resources,

@@ -10,18 +10,18 @@ import { runValidate } from './compile.js';
 const scratch = mkdtempSync(join(tmpdir(), 'streamroute-compile-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function validate(name: string, text: string, domain = 'default'): string[] {
+async function validate(name: string, text: string, domain = 'default'): Promise<string[]> {
   const path = join(scratch, name);
   writeFileSync(path, text);
   const lines: string[] = [];
   const output: Output = { out: () => undefined, err: (line) => lines.push(line.replace(`${scratch}/`, '')) };
-  runValidate([path], { domain, resource: [] }, output);
+  await runValidate([path], { domain, resource: [] }, output);
   return lines;
 }
 
 describe('validate: one path for every document', () => {
-  it('an object that fails its own checks still reaches the compiler: its dependents wait for it', () => {
-    const lines = validate(
+  it('an object that fails its own checks still reaches the compiler: its dependents wait for it', async () => {
+    const lines = await validate(
       'dep.yaml',
       `apiVersion: streamroute.io/v1alpha1
 kind: Schema
@@ -41,8 +41,8 @@ spec: {schema: s, branching: UNBRANCHED}
     ]);
   });
 
-  it('a rule or literal failure does not hide the object’s other errors, each reported once', () => {
-    const lines = validate(
+  it('a rule or literal failure does not hide the object’s other errors, each reported once', async () => {
+    const lines = await validate(
       'co.sql',
       `CREATE SCHEMA a (id STRING, v I64);
 CREATE RELAY ra SCHEMA a UNBRANCHED;
@@ -63,8 +63,8 @@ CREATE CORRELATOR c LEFT FROM ra RIGHT FROM ra CORRELATE WHERE left.v + right.v
     );
   });
 
-  it('locates a fault inside a statement’s expression at the fault', () => {
-    const lines = validate(
+  it('locates a fault inside a statement’s expression at the fault', async () => {
+    const lines = await validate(
       'sp.sql',
       `CREATE SCHEMA s (id STRING);
 CREATE RELAY r SCHEMA s UNBRANCHED;
@@ -79,8 +79,8 @@ CREATE JUNCTION j FROM r TO q
     assert.match(lines[0] ?? '', /^sp\.sql:7:13: error SR2003: .* input\.nope:/);
   });
 
-  it('leaves out objects of another domain with a warning', () => {
-    const lines = validate(
+  it('leaves out objects of another domain with a warning', async () => {
+    const lines = await validate(
       'ns.yaml',
       `apiVersion: streamroute.io/v1alpha1
 kind: Schema

@@ -1,6 +1,6 @@
 // `streamroute validate` and `streamroute compile`: the whole-graph compiler over statements and YAML.
 import type { SourceLocation } from '../../compiler/diagnostic.js';
-import { compileDomain, type CompileResult } from '../../compiler/index.js';
+import { compileDomain, prepareCompile, type CompileResult } from '../../compiler/index.js';
 import { loadInputs, type InputFormat } from '../inputs.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 import { resourceDirectories } from '../resource-dirs.js';
@@ -11,8 +11,13 @@ export interface CompileOptions {
   format?: InputFormat;
 }
 
-function compileInputs(paths: string[], options: CompileOptions, output: Output): CompileResult | undefined {
+async function compileInputs(
+  paths: string[],
+  options: CompileOptions,
+  output: Output,
+): Promise<CompileResult | undefined> {
   const loaded = loadInputs(paths, options.format ? { format: options.format } : {});
+  await prepareCompile(loaded.objects);
   // Every object goes to the compiler, also those the loaders found broken: it rejects them again, so
   // their dependents wait for them (SR2061) as they do on a cluster. What the loaders already reported
   // counts against its object and is not repeated.
@@ -32,15 +37,15 @@ function formatByExtension(file: string | undefined): InputFormat | undefined {
   return file === undefined || file === '<stdin>' ? undefined : file.endsWith('.sql') ? 'sql' : 'yaml';
 }
 
-export function runValidate(paths: string[], options: CompileOptions, output: Output): number {
-  const result = compileInputs(paths, options, output);
+export async function runValidate(paths: string[], options: CompileOptions, output: Output): Promise<number> {
+  const result = await compileInputs(paths, options, output);
   if (result === undefined) return EXIT.invalid;
   output.out(`valid: ${result.verdicts.size} objects in domain ${options.domain}`);
   return EXIT.ok;
 }
 
-export function runCompile(paths: string[], options: CompileOptions, output: Output): number {
-  const result = compileInputs(paths, options, output);
+export async function runCompile(paths: string[], options: CompileOptions, output: Output): Promise<number> {
+  const result = await compileInputs(paths, options, output);
   if (result === undefined) return EXIT.invalid;
   output.out(JSON.stringify(result.graph, null, 2));
   return EXIT.ok;

@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import { LEASE_NAME } from '../../../dataplane/kube/contract.js';
 import { parseListenAddr } from '../../../dataplane/sources/http/config.js';
 import type { ReconcileDomain } from '../../controller/domain-snapshot.js';
-import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../controller/health-server.js';
+import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/health-server.js';
 import { defaultIdentity } from '../../controller/leader-election.js';
 import { startOperator, type OperatorConfig, type RunningOperator } from '../../main.js';
 import { UsageError } from '../client/errors.js';

@@ -1,6 +1,6 @@
 // `streamroute --kubeconfig FILE subscribe SUBSCRIPTION RELAY -d DOMAIN` on a cluster: every data-plane
-// node runs the relay, so the CLI subscribes on each of them through the API server's pod proxy
-// (`/api/v1/namespaces/<ns>/pods/<pod>:<admin port>/proxy/v1/domains/…/subscriptions/<name>`) and
+// node runs the relay, so the CLI subscribes on each of them through a port-forward of the API server to
+// the pod's admin port, which listens on the pod's loopback (pod-admin.ts; `pods/portforward` RBAC), and
 // merges their NDJSON lines onto stdout, each line whole. The pods are listed in the operator's namespace
 // by label, and listed again every 10 s: new pods, and pods whose stream ended, are (re)subscribed. A pod
 // that fails is reported on stderr (once per distinct failure) and the others go on. Ends when
@@ -13,17 +13,13 @@ import { networkReason } from '../client/errors.js';
 import { MAX_RECORD_BYTES } from '../client/subscribe.js';
 import { EXIT, type Output } from '../report.js';
 import { apiFailureText, clusterCall, type Cluster } from './cluster-target.js';
+import { podAdminGet, reachable, type Pod, type PodGet } from './pod-admin.js';
+
+export { adminPort, DEFAULT_ADMIN_PORT, reachable, type Pod } from './pod-admin.js';
 
 export const DATAPLANE_SELECTOR = 'app.kubernetes.io/name=streamroute,app.kubernetes.io/component=dataplane';
-export const DEFAULT_ADMIN_PORT = 8081;
 export const RELIST_MS = 10_000;
 const NDJSON = 'application/x-ndjson';
-
-export interface Pod {
-  metadata: { name: string };
-  spec?: { containers?: { ports?: { name?: string; containerPort?: number }[] }[] };
-  status?: { phase?: string; podIP?: string };
-}
 
 export interface ClusterSubscribeOptions {
   cluster: Cluster;
@@ -33,24 +29,12 @@ export interface ClusterSubscribeOptions {
   buffer?: number;
   signal: AbortSignal;
   relistMs?: number;
+  /** Tests: the API connection and websocket of the port-forwards. */
+  forward?: Pick<PodGet, 'connection' | 'hooks'>;
 }
 
-/** The container port named `admin`, else 8081. */
-export function adminPort(pod: Pod): number {
-  for (const container of pod.spec?.containers ?? []) {
-    const port = (container.ports ?? []).find((each) => each.name === 'admin')?.containerPort;
-    if (port !== undefined) return port;
-  }
-  return DEFAULT_ADMIN_PORT;
-}
-
-/** Whether the pod can be proxied to: Running, or at least given an IP. */
-export function reachable(pod: Pod): boolean {
-  return pod.status?.phase === 'Running' || (pod.status?.podIP ?? '') !== '';
-}
-
-/** The proxy path of a pod's subscription. */
-export function proxyPath(options: ClusterSubscribeOptions, pod: Pod): string {
+/** The admin API path and query of a pod's subscription. */
+export function subscriptionPath(options: ClusterSubscribeOptions): string {
   const segments = [
     'v1',
     'domains',
@@ -60,8 +44,8 @@ export function proxyPath(options: ClusterSubscribeOptions, pod: Pod): string {
     'subscriptions',
     options.subscription,
   ];
-  const target = `${encodeURIComponent(pod.metadata.name)}:${adminPort(pod)}`;
-  return `${corePath('pods', options.operatorNamespace)}/${target}/proxy/${segments.map(encodeURIComponent).join('/')}`;
+  const query = options.buffer === undefined ? '' : `?buffer=${options.buffer}`;
+  return `/${segments.map(encodeURIComponent).join('/')}${query}`;
 }
 
 export async function runClusterSubscribe(options: ClusterSubscribeOptions, output: Output): Promise<number> {
@@ -127,15 +111,19 @@ class Merger {
   }
 
   async #stream(pod: Pod): Promise<void> {
-    const { buffer, signal } = this.#options;
+    const { signal } = this.#options;
     const name = pod.metadata.name;
     let response: IncomingMessage;
     try {
-      const query: Record<string, string> = buffer === undefined ? {} : { buffer: String(buffer) };
-      response = await this.#options.cluster.api.stream(
-        { path: proxyPath(this.#options, pod), query, accept: NDJSON },
+      response = await podAdminGet({
+        cluster: this.#options.cluster,
+        namespace: this.#options.operatorNamespace,
+        pod,
+        path: subscriptionPath(this.#options),
+        accept: NDJSON,
         signal,
-      );
+        ...this.#options.forward,
+      });
     } catch (error: unknown) {
       if (!signal.aborted) this.#fail(name, `pod ${name}: cannot subscribe: ${networkReason(error)}`);
       return;

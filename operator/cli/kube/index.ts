@@ -17,6 +17,13 @@ import {
   type Cluster,
 } from './cluster-target.js';
 import { describeStatus } from './describe-status.js';
+import {
+  describeOnNodes,
+  listFailureText,
+  liveText,
+  type LiveDescribeOptions,
+  type NodeDescription,
+} from './live-describe.js';
 
 export { runClusterStatements } from './run-cluster-statements.js';
 export { runClusterSubscribe } from './cluster-subscribe.js';
@@ -90,9 +97,13 @@ const DESCRIBED_PLURALS = {
   emitter: ['emitters'],
 } as const;
 
-/** `describe ingestor|emitter NAME` on a cluster: the object's status as the operator wrote it. */
+/**
+ * `describe ingestor|emitter NAME` on a cluster: the object's status as the operator wrote it, then each
+ * data-plane node's live DESCRIBE through a port-forward (live-describe.ts). `--json` prints
+ * `{"status": …, "nodes": [{"node", "pod", "description" | "error"}]}`.
+ */
 export async function runClusterDescribe(
-  options: { cluster: Cluster; kind: 'ingestor' | 'emitter'; name: string; json: boolean },
+  options: LiveDescribeOptions & { json: boolean },
   output: Output,
 ): Promise<number> {
   const { api, namespace } = options.cluster;
@@ -107,11 +118,32 @@ export async function runClusterDescribe(
       output.err(`streamroute: cannot read ${options.kind} ${options.name}: ${apiFailureText(error)}`);
       return EXIT.invalid;
     }
-    output.out(options.json ? JSON.stringify(object.status ?? {}, null, 2) : describeStatus(object));
+    await printDescribed(options, object, output);
     return EXIT.ok;
   }
   output.err(
     `streamroute: there is no ${options.kind} ${nameToIdentifier(options.name)} in domain ${namespace}`,
   );
   return EXIT.invalid;
+}
+
+async function printDescribed(
+  options: LiveDescribeOptions & { json: boolean },
+  object: ListedObject,
+  output: Output,
+): Promise<void> {
+  let nodes: NodeDescription[] | undefined;
+  let listFailure: string | undefined;
+  try {
+    nodes = await describeOnNodes(options);
+  } catch (error: unknown) {
+    listFailure = listFailureText(error, options.operatorNamespace);
+  }
+  if (options.json) {
+    const live = nodes ?? { error: listFailure };
+    output.out(JSON.stringify({ status: object.status ?? {}, nodes: live }, null, 2));
+    return;
+  }
+  output.out(describeStatus(object));
+  output.out(nodes === undefined ? (listFailure ?? '') : liveText(nodes, options.operatorNamespace));
 }

@@ -5,6 +5,7 @@ import type { DomainObjects, ListedObject } from './cluster-objects.js';
 import { idOf, toGraphObject } from './cluster-objects.js';
 import { planScript, type ScriptPlan } from './plan-script.js';
 import { resourceFilesOf } from './resource-versions.js';
+import { prepareCompileAll } from '../../compiler/index.js';
 import { validatePlan } from './validate-plan.js';
 
 const NS = 'shop';
@@ -59,6 +60,8 @@ function validate(domain: DomainObjects, script: ScriptPlan) {
 }
 
 const EXISTING = 'CREATE SCHEMA orders (order_id STRING); CREATE RELAY orders SCHEMA orders UNBRANCHED;';
+
+before(() => prepareCompileAll());
 
 describe('planning statements over the objects of a namespace', () => {
   it('refuses CREATE of an object the namespace holds, as the node does (SR1014)', () => {

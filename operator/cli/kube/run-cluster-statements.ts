@@ -5,6 +5,7 @@
 // fails stops the ones after it, as on the node.
 import { formatDiagnostic, type SourceLocation } from '../../compiler/diagnostic.js';
 import type { GraphObject } from '../../api/index.js';
+import { prepareCompile } from '../../compiler/index.js';
 import { parseScript } from '../../language/parse.js';
 import { identifier } from '../../language/print-literals.js';
 import { bindLatest } from '../node/bind-latest.js';
@@ -79,6 +80,7 @@ async function runScript(cluster: Cluster, prepared: PreparedScript, output: Out
     output.err(`streamroute: ${script.source}: nothing was applied`);
     return false;
   }
+  await prepareCompile([...domain.listed.values(), ...planned.plan.after]);
   const validation = validate(domain, planned.plan, script.source);
   for (const line of validation.diagnostics) output.err(line);
   if (!validation.ok) {

@@ -3,6 +3,8 @@
 // exists, so of two nodes exactly one gets it, and no node ever sees a half-written lock.
 //
 // A lock whose pid no longer runs was left by a node that died; it is taken over, and the log says so.
+// So is a lock holding this process's own pid that this process has not taken: a container's process
+// runs as PID 1 each time, so the lock of the one that died before a restart holds our pid.
 // The takeover renames the stale lock aside (rename is atomic: of two nodes, one moves it) and checks that
 // what it moved is the stale lock it judged: if another node took the lock in between, its lock is linked
 // back and this node tries again (and finds it in use). Then the node links its own lock as above.
@@ -17,7 +19,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { FILE_MODE } from './atomic-file.js';
 import { DataDirError, dataDirIoError } from './data-dir-error.js';
@@ -31,13 +33,20 @@ export interface DataDirLock {
 
 const ATTEMPTS = 3;
 
+/** The lock files this process holds (two nodes of one process cannot share a data dir either). */
+const held = new Set<string>();
+
 export function acquireLock(path: string, logger: Logger): DataDirLock {
+  const key = resolve(path);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if (tryCreate(path)) return { path, release: () => release(path) };
+    if (tryCreate(path)) {
+      held.add(key);
+      return { path, release: () => release(path, key) };
+    }
     const seen = readText(path);
     if (seen === undefined) continue; // released in the meantime
     const holder = pidIn(seen);
-    if (holder !== undefined && isRunning(holder)) {
+    if (holder !== undefined && (holder === process.pid ? held.has(key) : isRunning(holder))) {
       throw new DataDirError(
         `the data dir is in use by another node (pid ${holder}); stop it, or use another --data-dir (lock file ${path})`,
       );
@@ -117,7 +126,6 @@ function pidIn(text: string | undefined): number | undefined {
 
 /** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
 function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -126,7 +134,8 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function release(path: string): void {
+function release(path: string, key: string): void {
+  held.delete(key);
   if (pidIn(readText(path)) === process.pid) removeIfPresent(path);
 }
 

@@ -72,6 +72,26 @@ describe('data dir', () => {
     });
   }
 
+  it('bug: a container restarted as PID 1 refused its own lock forever — a lock with our pid we did not take is stale', () => {
+    const { logger, logs } = memoryLogger();
+    // The process that died before the restart had the same pid (1 in a container): its lock holds ours.
+    writeFileSync(join(root, 'node.lock'), `${process.pid}\n`);
+    const dataDir = DataDir.open(root, logger);
+    assert.equal(readFileSync(join(root, 'node.lock'), 'utf8'), `${process.pid}\n`);
+    const takeover = logs.find(
+      (line) => line.msg === 'taking over the lock of a node that is no longer running',
+    );
+    assert.ok(takeover !== undefined, 'the takeover is logged');
+    assert.equal(takeover['stalePid'], process.pid);
+    assert.throws(
+      () => DataDir.open(root, logger),
+      DataDirError,
+      'once taken, it is ours: a second open refuses',
+    );
+    dataDir.close();
+    assert.equal(existsSync(join(root, 'node.lock')), false);
+  });
+
   it('bug: two nodes taking over one stale lock could both hold it — a lock taken meanwhile is given back', () => {
     const lock = join(root, 'node.lock');
     writeFileSync(lock, `${deadPid()}\n`);

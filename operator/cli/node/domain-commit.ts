@@ -16,7 +16,7 @@ import {
   type SourceLocation,
   type SourceMap,
 } from '../../compiler/diagnostic.js';
-import { compileDomain } from '../../compiler/index.js';
+import { compileDomain, prepareCompile } from '../../compiler/index.js';
 import type { Graph } from '../../../dataplane/graph/types.js';
 import { canonicalJson } from './canonical-json.js';
 import { errorName, messageOf } from './error-text.js';
@@ -84,6 +84,7 @@ export class DomainCommitter {
     const { resources } = this.#options;
     const { domain } = request;
     const objects = [...request.manifestObjects.map((entry) => entry.object), ...request.statementObjects];
+    await prepareCompile(objects);
     const compiled = compileDomain(objects, { domain, resources: resources.view(domain) });
     const diagnostics = sortByPlace(request.locations.attach(compiled.diagnostics, request.inText));
     const warnings = diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic);

@@ -1,16 +1,25 @@
-// The operator's probe and metrics endpoint (node:http): `/healthz` answers 200 while the process runs,
-// `/readyz` 200 once every initial list is done (503 before), `/metrics` the Prometheus text format.
+// The probe and metrics endpoint (node:http) of the operator and of the data plane
+// (`--health-listen-addr`): `/healthz` answers 200 while the process runs, `/readyz` 200 once ready (503
+// before), `/metrics` the Prometheus text format. It carries no record data, so it may listen where the
+// kubelet and Prometheus reach it while the data plane's admin API stays on loopback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { ListenAddress } from '../../dataplane/sources/retrying-listener.js';
+import type { ListenAddress } from '../sources/retrying-listener.js';
 
 export const DEFAULT_HEALTH_LISTEN_ADDR = '0.0.0.0:8082';
 
+/** Readiness with a JSON body (the data plane's checks), answered as `application/json`. */
+export interface ReadyReport {
+  ready: boolean;
+  body: unknown;
+}
+
 export interface HealthServerOptions {
   address: ListenAddress;
-  ready: () => boolean;
+  /** The operator: every initial list is done. The data plane: its checks, as the admin API's /readyz. */
+  ready: () => boolean | ReadyReport;
   registry: Registry;
   logger?: Logger;
 }
@@ -46,9 +55,7 @@ async function answer(
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return send(response, 405, 'method not allowed\n');
   if (path === '/healthz') return send(response, 200, 'ok\n');
-  if (path === '/readyz') {
-    return options.ready() ? send(response, 200, 'ok\n') : send(response, 503, 'caches not synced\n');
-  }
+  if (path === '/readyz') return sendReady(response, options.ready());
   if (path === '/metrics') {
     try {
       const text = await options.registry.metrics();
@@ -59,6 +66,14 @@ async function answer(
     }
   }
   send(response, 404, 'not found\n');
+}
+
+function sendReady(response: ServerResponse, ready: boolean | ReadyReport): void {
+  if (typeof ready === 'boolean') {
+    return ready ? send(response, 200, 'ok\n') : send(response, 503, 'caches not synced\n');
+  }
+  const type = 'application/json; charset=utf-8';
+  send(response, ready.ready ? 200 : 503, JSON.stringify(ready.body), type);
 }
 
 function send(

@@ -34,4 +34,26 @@ describe('health server', () => {
       await server.close();
     }
   });
+
+  it("answers /readyz with a JSON report when readiness gives one (the data plane's checks)", async () => {
+    let checks = [{ name: 'http-listener', ok: false }];
+    const server = await startHealthServer({
+      address: { host: '127.0.0.1', port: 0 },
+      ready: () => ({ ready: checks.every((c) => c.ok), body: { ready: checks.every((c) => c.ok), checks } }),
+      registry: new Registry(),
+    });
+    try {
+      const notReady = await get(server.port, '/readyz');
+      assert.equal(notReady.status, 503);
+      assert.match(notReady.type ?? '', /^application\/json/);
+      assert.deepEqual(JSON.parse(notReady.body), { ready: false, checks });
+      checks = [{ name: 'http-listener', ok: true }];
+      assert.equal((await get(server.port, '/readyz')).status, 200);
+      // No record-carrying route: subscriptions and describe are the admin API's alone.
+      assert.equal((await get(server.port, '/v1/domains/shop/relays/orders/subscriptions/a')).status, 404);
+      assert.equal((await get(server.port, '/v1/domains/shop/ingestors/web-in')).status, 404);
+    } finally {
+      await server.close();
+    }
+  });
 });
