@@ -185,11 +185,18 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
       SYSTEM,
     ]);
     assert.equal(deployment.status.readyReplicas, 2);
-    const daemonSet = await cluster.json<{
-      status: { numberReady?: number; desiredNumberScheduled?: number };
-    }>(['get', 'daemonset', DATAPLANE, '-n', SYSTEM]);
-    assert.equal(daemonSet.status.desiredNumberScheduled, 1);
-    assert.equal(daemonSet.status.numberReady, 1);
+    // helm --wait can return before the DaemonSet controller has counted its first pod (status 0 of 0).
+    await waitUntil(
+      'the DaemonSet to count one scheduled and Ready pod',
+      async () => {
+        const daemonSet = await cluster.json<{
+          status: { numberReady?: number; desiredNumberScheduled?: number };
+        }>(['get', 'daemonset', DATAPLANE, '-n', SYSTEM]);
+        return daemonSet.status.desiredNumberScheduled === 1 && daemonSet.status.numberReady === 1;
+      },
+      2 * MINUTE,
+      500,
+    );
     const operatorNames = (await pods('operator')).map((pod) => pod.metadata.name);
     const holder = await waitUntil(
       'a leader in the operator Lease',
@@ -541,7 +548,7 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
 
 /** The example graph of README "Run on Kubernetes", its collector replaced by the test's rsyslog, plus UDP and TLS. */
 function clusterGraph(hostIp: string, receiverPort: number): string {
-  const example = readFileSync(join(ROOT, 'examples', 'kubernetes', 'graph.sql'), 'utf8').replace(
+  const example = readFileSync(join(ROOT, 'examples', 'kubernetes', 'graph.sql'), 'utf8').replaceAll(
     'syslog-collector.logging.svc.cluster.local:514',
     `${hostIp}:${receiverPort}`,
   );
