@@ -8,8 +8,7 @@
 //
 //   bash test/cluster/images.sh && bash test/cluster/up.sh && bash test/cluster/load-images.sh
 //   npx tsx test/bench/cluster.bench.ts
-import { join } from 'node:path';
-import { Cluster, clusterFacts, LOCAL_VALUES, RELEASE, ROOT, SYSTEM } from '../cluster/cluster-support.js';
+import { Cluster, clusterFacts, RELEASE, SYSTEM } from '../cluster/cluster-support.js';
 import { httpRequest } from '../cluster/node-traffic.js';
 import { since, waitUntil } from '../cluster/wait.js';
 import { percentile } from './kube-bench-support.js';
@@ -72,23 +71,7 @@ async function podReadyMs(component: string): Promise<number[]> {
 
 async function installToFirstRecord(): Promise<number> {
   const started = performance.now();
-  await must(
-    cluster.helm([
-      'install',
-      RELEASE,
-      join(ROOT, 'charts', 'streamroute'),
-      '-n',
-      SYSTEM,
-      '--create-namespace',
-      '-f',
-      LOCAL_VALUES,
-      '--set',
-      `operator.image.tag=${facts.imageTag}`,
-      '--set',
-      `dataplane.image.tag=${facts.imageTag}`,
-    ]),
-    'helm install',
-  );
+  await must(cluster.helm(cluster.installArgs()), 'helm install');
   await cluster.must(['create', 'namespace', DOMAIN]);
   await waitUntil(
     'the CRDs and the operator to take statements',

@@ -110,6 +110,26 @@ export class Cluster {
     return JSON.parse(await this.must([...args, '-o', 'json'])) as T;
   }
 
+  /** `helm install` of the chart with the locally built images, as README "Run on Kubernetes" does it. */
+  installArgs(): string[] {
+    const tag = this.facts.imageTag;
+    return [
+      'install',
+      RELEASE,
+      join(ROOT, 'charts', 'streamroute'),
+      '-n',
+      SYSTEM,
+      '--create-namespace',
+    ].concat([
+      '-f',
+      LOCAL_VALUES,
+      '--set',
+      `operator.image.tag=${tag}`,
+      '--set',
+      `dataplane.image.tag=${tag}`,
+    ]);
+  }
+
   async helm(args: readonly string[], timeoutMs = 300_000): Promise<CliResult> {
     const helm = await helmBinary();
     if (helm === undefined) throw new Error('helm is not built: bash test/helm/build.sh');
