@@ -69,7 +69,7 @@ export async function startOperator(config: OperatorConfig): Promise<RunningOper
   });
   const health: HealthServer = await startHealthServer({
     address: config.healthAddress,
-    ready: () => controller.ready,
+    ready: () => controller.readiness(),
     registry: controller.registry,
     logger: config.logger,
   });

@@ -89,6 +89,15 @@ describe('in-cluster config (the service account, without client-node)', () => {
     assert.equal(usesServiceAccount({ env: podEnv, serviceAccountDir: join(dir, 'missing') }), false);
   });
 
+  it('refuses to start, rather than retry localhost:8080 forever, with no pod, no $KUBECONFIG and no ~/.kube/config', () => {
+    const nowhere = { env: { HOME: join(dir, 'no-home') }, serviceAccountDir: join(dir, 'missing') };
+    assert.throws(
+      () => connectionOf(nowhere),
+      /no Kubernetes API server: not in a pod \(no .*missing\/token\), \$KUBECONFIG is not set and ~\/\.kube\/config does not exist; pass --kubeconfig/,
+    );
+    assert.throws(() => connectionOf({ ...nowhere, context: 'x' }), /no Kubernetes API server/);
+  });
+
   describe('a request from a pod', () => {
     let server: Server;
     const seen: (string | undefined)[] = [];

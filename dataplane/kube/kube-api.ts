@@ -35,6 +35,8 @@ export class KubeApiError extends Error {
   readonly reason: string;
   /** The Status object's message alone. */
   readonly detail: string;
+  /** The request's path (no query). */
+  readonly path: string;
 
   constructor(failure: { status: number; reason: string; message: string; method: string; path: string }) {
     super(`${failure.method} ${failure.path}: ${failure.status} ${failure.reason}: ${failure.message}`);
@@ -42,7 +44,28 @@ export class KubeApiError extends Error {
     this.status = failure.status;
     this.reason = failure.reason;
     this.detail = failure.message;
+    this.path = failure.path;
   }
+}
+
+/**
+ * `<plural>.streamroute.io` when the API answered 404 because that CRD is not installed: any 404 of a
+ * collection, or of an object when the answer is not a NotFound Status (the server's plain
+ * "404 page not found" for a resource it does not serve).
+ */
+export function missingCrd(error: unknown): string | undefined {
+  if (!(error instanceof KubeApiError) || error.status !== 404) return undefined;
+  const match = /^\/apis\/streamroute\.io\/[^/]+\/(?:namespaces\/[^/]+\/)?([a-z]+)(\/[^/]+)?/.exec(
+    error.path,
+  );
+  if (match === null) return undefined;
+  const isObject = match[2] !== undefined;
+  return isObject && error.reason === 'NotFound' ? undefined : `${match[1]!}.streamroute.io`;
+}
+
+/** What to do about a CRD that is not installed. */
+export function missingCrdText(crd: string): string {
+  return `the CustomResourceDefinition ${crd} is not installed: install the chart's CRDs (helm install without --skip-crds, or kubectl apply -f charts/streamroute/crds/)`;
 }
 
 /** How long a plain request (not a watch or stream) may take, body included. */
@@ -92,13 +115,21 @@ export function loadKubeConfig(kubeconfig: string | undefined, context: string |
 
 /**
  * The connection the options name. The order is client-node's loadFromDefault: a kubeconfig found
- * anywhere wins over the pod's service account, so a pod given a kubeconfig behaves as before.
+ * anywhere wins over the pod's service account, so a pod given a kubeconfig behaves as before. With none
+ * of them, client-node would fall back to http://localhost:8080 and the caller would retry it forever;
+ * this says so instead.
  */
 export function connectionOf(
   options: Pick<KubeApiOptions, 'kubeconfig' | 'context' | 'env' | 'serviceAccountDir'>,
 ): Connection {
-  if (usesServiceAccount(options)) {
-    return inClusterConnection(options.env ?? process.env, options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
+  const env = options.env ?? process.env;
+  const serviceAccountDir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
+  if (usesServiceAccount(options)) return inClusterConnection(env, serviceAccountDir);
+  if (options.kubeconfig === undefined && !kubeconfigFound(env)) {
+    throw new Error(
+      `no Kubernetes API server: not in a pod (no ${join(serviceAccountDir, 'token')}), $KUBECONFIG is not set ` +
+        `and ~/.kube/config does not exist; pass --kubeconfig`,
+    );
   }
   const config = loadKubeConfig(options.kubeconfig, options.context);
   return {
@@ -113,11 +144,15 @@ export function usesServiceAccount(
   options: Pick<KubeApiOptions, 'kubeconfig' | 'context' | 'env' | 'serviceAccountDir'>,
 ): boolean {
   if (options.kubeconfig !== undefined || options.context !== undefined) return false;
-  const env = options.env ?? process.env;
-  if ((env['KUBECONFIG'] ?? '') !== '') return false;
-  const home = env['HOME'];
-  if (home !== undefined && home !== '' && existsSync(join(home, '.kube', 'config'))) return false;
+  if (kubeconfigFound(options.env ?? process.env)) return false;
   return inCluster(options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
+}
+
+/** $KUBECONFIG is set, or ~/.kube/config exists. */
+function kubeconfigFound(env: Readonly<Record<string, string | undefined>>): boolean {
+  if ((env['KUBECONFIG'] ?? '') !== '') return true;
+  const home = env['HOME'];
+  return home !== undefined && home !== '' && existsSync(join(home, '.kube', 'config'));
 }
 
 export class KubeApi {

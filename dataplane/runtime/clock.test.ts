@@ -78,4 +78,17 @@ describe('systemClock', () => {
     const handle = systemClock.setTimeout(() => assert.fail('a cleared timer fired'), 1);
     systemClock.clearTimeout(handle);
   });
+
+  it('fires a timer due a hair in the past without a TimeoutNegativeWarning (Node 24 warns on ms < 0)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      await new Promise<void>((resolve) => systemClock.setTimeout(resolve, -0.03));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings, []);
+  });
 });

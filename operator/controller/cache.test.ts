@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApiError, type KubeApi } from '../../dataplane/kube/kube-api.js';
 import type { ListWatchHandlers, ListWatchOptions, runListWatch } from '../../dataplane/kube/list-watch.js';
 import { ManualClock } from '../../dataplane/runtime/clock.js';
 import { GRAPH_KINDS } from '../api/index.js';
@@ -70,6 +70,41 @@ describe('ClusterCache', () => {
     const scoped = cacheStreams(['a', 'b']);
     assert.equal(scoped.length, 2 * (GRAPH_KINDS.length + 2) + 1);
     assert.ok(scoped.some((stream) => stream.path === '/apis/streamroute.io/v1alpha1/namespaces/b/relays'));
+  });
+
+  it('says which lists are missing and why: a CRD not installed by name, other failures as the API said', () => {
+    const { fake, cache } = setup();
+    const notFound = new KubeApiError({
+      status: 404,
+      reason: 'Unknown',
+      message: '404 page not found',
+      method: 'GET',
+      path: RELAYS,
+    });
+    const forbidden = new KubeApiError({
+      status: 403,
+      reason: 'Forbidden',
+      message: 'secrets is forbidden',
+      method: 'GET',
+      path: '/api/v1/secrets',
+    });
+    fake.handlers(RELAYS).onError?.(notFound, 1000);
+    fake.handlers('/api/v1/secrets').onError?.(forbidden, 1000);
+    for (const [path, handlers] of fake.streams) {
+      if (path !== RELAYS && path !== '/api/v1/secrets') handlers.onList([]);
+    }
+    assert.deepEqual(cache.unsynced(), [
+      {
+        path: RELAYS,
+        error:
+          "the CustomResourceDefinition relays.streamroute.io is not installed: install the chart's CRDs (helm install without --skip-crds, or kubectl apply -f charts/streamroute/crds/)",
+      },
+      { path: '/api/v1/secrets', error: 'GET /api/v1/secrets: 403 Forbidden: secrets is forbidden' },
+    ]);
+    fake.handlers(RELAYS).onList([]);
+    fake.handlers('/api/v1/secrets').onList([]);
+    assert.deepEqual(cache.unsynced(), []);
+    assert.equal(cache.synced, true);
   });
 
   it('is synced once every stream has listed', async () => {

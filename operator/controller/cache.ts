@@ -13,7 +13,7 @@ import {
   DATAPLANE_NODE_PLURAL,
   LABEL_RESOURCE,
 } from '../../dataplane/kube/contract.js';
-import { errorText, type KubeApi } from '../../dataplane/kube/kube-api.js';
+import { errorText, missingCrd, missingCrdText, type KubeApi } from '../../dataplane/kube/kube-api.js';
 import { runListWatch, type KubeObject } from '../../dataplane/kube/list-watch.js';
 import type { Clock } from '../../dataplane/runtime/clock.js';
 import type { ClusterObject, DomainSnapshot } from './domain-snapshot.js';
@@ -92,6 +92,8 @@ export class ClusterCache {
   readonly #streams: CacheStream[];
   readonly #store: Store = new Map();
   readonly #listed = new Set<CacheStream>();
+  /** Why a stream not listed yet failed last (cleared by its first list). */
+  readonly #listErrors = new Map<CacheStream, string>();
   readonly #abort = new AbortController();
   #loops: Promise<void>[] = [];
   #syncedWaiters: (() => void)[] = [];
@@ -120,11 +122,7 @@ export class ClusterCache {
         {
           onList: (items) => this.#onList(stream, items),
           onEvent: (type, object) => this.#onEvent(stream, type, object),
-          onError: (error, backoffMs) =>
-            this.#options.logger?.warn(
-              { path: stream.path, backoffMs, error: errorText(error) },
-              'list/watch failed; retrying',
-            ),
+          onError: (error, backoffMs) => this.#failed(stream, error, backoffMs),
         },
       ),
     );
@@ -138,6 +136,16 @@ export class ClusterCache {
   /** True once every stream has completed its first list. */
   get synced(): boolean {
     return this.#listed.size === this.#streams.length;
+  }
+
+  /** The streams whose first list is not done, each with its last failure if it had one. */
+  unsynced(): { path: string; error?: string }[] {
+    return this.#streams
+      .filter((stream) => !this.#listed.has(stream))
+      .map((stream) => {
+        const error = this.#listErrors.get(stream);
+        return { path: stream.path, ...(error === undefined ? {} : { error }) };
+      });
   }
 
   /** Resolves once synced (at once if it is). */
@@ -264,7 +272,24 @@ export class ClusterCache {
     this.#options.onChange(domain, reason);
   }
 
+  #failed(stream: CacheStream, error: unknown, backoffMs: number): void {
+    const crd = missingCrd(error);
+    if (crd === undefined) {
+      this.#options.logger?.warn(
+        { path: stream.path, backoffMs, error: errorText(error) },
+        'list/watch failed; retrying',
+      );
+      if (!this.#listed.has(stream)) this.#listErrors.set(stream, errorText(error));
+      return;
+    }
+    // A CRD that is not installed is an install mistake (helm --skip-crds), not a passing fault: say which.
+    const message = missingCrdText(crd);
+    this.#options.logger?.error({ path: stream.path, crd, backoffMs }, message);
+    if (!this.#listed.has(stream)) this.#listErrors.set(stream, message);
+  }
+
   #markListed(stream: CacheStream): void {
+    this.#listErrors.delete(stream);
     this.#listed.add(stream);
     if (!this.synced) return;
     const waiters = this.#syncedWaiters;

@@ -10,6 +10,7 @@ import type { runListWatch } from '../../dataplane/kube/list-watch.js';
 import type { Clock } from '../../dataplane/runtime/clock.js';
 import { LEASE_NAME } from '../../dataplane/kube/contract.js';
 import { ClusterCache } from './cache.js';
+import type { ReadyReport } from '../../dataplane/admin/health-server.js';
 import type { ReconcileDeps, ReconcileDomain } from './domain-snapshot.js';
 import { LeaderElector, type LEASE_DEFAULTS } from './leader-election.js';
 import { WorkQueue, type ProcessResult, type WorkQueueOptions } from './work-queue.js';
@@ -122,6 +123,16 @@ export class Controller {
   /** Every initial list is done. */
   get ready(): boolean {
     return this.#cache.synced;
+  }
+
+  /** /readyz: ready once every initial list is done; until then each list still missing, and why. */
+  readiness(): ReadyReport {
+    const checks = this.#cache.unsynced().map(({ path, error }) => ({
+      name: `list ${path}`,
+      ok: false,
+      detail: error ?? 'the first list has not finished',
+    }));
+    return { ready: checks.length === 0, body: { ready: checks.length === 0, checks } };
   }
 
   whenSynced(): Promise<void> {

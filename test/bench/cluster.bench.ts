@@ -2,11 +2,14 @@
 // platform team waits for. Measured from outside the node (the host side of its veth), as a workload would:
 //   helm install → first record served   (install, namespace, CLI apply, the record at `streamroute subscribe`)
 //   pod created → Ready                   (the data-plane and operator pods, from their status timestamps)
-//   apply → served                        (ROUNDS CLI applies, each a new path; until a POST to it is 202)
+//   kubectl apply → served                (ROUNDS YAML applies, each a new path; until a POST to it is 202)
+//   CLI apply → served                    (ROUNDS statements through the CLI run from source with tsx;
+//                                          the CLI's own run and the rest are shown apart)
 //   data-plane pod deleted → serving      (DELETES rounds; until the node answers 202 again)
 // Image sizes come from images.sh. The release is uninstalled at the end.
 //
-//   bash test/cluster/images.sh && bash test/cluster/up.sh && bash test/cluster/load-images.sh
+//   bash test/cluster/images.sh && bash test/cluster/up.sh && source ~/.cache/streamroute/images/current.env \
+//     && bash test/cluster/load-image.sh "$OPERATOR_ARCHIVE" "$DATAPLANE_ARCHIVE"
 //   npx tsx test/bench/cluster.bench.ts
 import { Cluster, clusterFacts, RELEASE, SYSTEM } from '../cluster/cluster-support.js';
 import { httpRequest } from '../cluster/node-traffic.js';
@@ -104,26 +107,51 @@ async function installToFirstRecord(): Promise<number> {
   }
 }
 
-async function applyToServed(round: number): Promise<number> {
+/** The YAML of one round's endpoint and ingestor, converted ahead so the timing holds kubectl alone. */
+async function roundYaml(name: string): Promise<string> {
+  const converted = await cluster.streamroute(['convert', '-n', DOMAIN, '-'], endpoint(name));
+  if (converted.code !== 0) throw new Error(`convert ${name} failed: ${converted.stderr}`);
+  return converted.stdout;
+}
+
+async function served(path: string): Promise<void> {
+  await waitUntil(`POST ${path} to be served`, async () => (await post(path)) === 202, 60_000, 20);
+}
+
+async function kubectlApplyToServed(round: number, yaml: string): Promise<number> {
   const started = performance.now();
-  await must(cluster.streamroute(['-d', DOMAIN, '-c', endpoint(`r${round}`)]), `apply round ${round}`);
-  await waitUntil(`POST /r${round} to be served`, async () => (await post(`/r${round}`)) === 202, 60_000, 20);
+  await cluster.must(['apply', '-f', '-'], yaml);
+  await served(`/k${round}`);
   return since(started);
 }
 
+/** The CLI's own run, then its exit → served. */
+async function cliApplyToServed(round: number): Promise<[number, number]> {
+  const started = performance.now();
+  await must(cluster.streamroute(['-d', DOMAIN, '-c', endpoint(`c${round}`)]), `apply round ${round}`);
+  const exited = performance.now();
+  await served(`/c${round}`);
+  return [Math.round(exited - started), since(exited)];
+}
+
 async function deletionToServing(): Promise<number> {
-  const pod = (
-    await cluster.must([
-      'get',
-      'pods',
-      '-n',
-      SYSTEM,
-      '-l',
-      'app.kubernetes.io/component=dataplane',
-      '-o',
-      'name',
-    ])
-  ).trim();
+  // The pod of the round before may still be terminating: wait until one pod is left, the running one.
+  const pod = await waitUntil(
+    'a single data-plane pod',
+    async () => {
+      const list = await cluster.json<{ items: { metadata: { name: string } }[] }>([
+        'get',
+        'pods',
+        '-n',
+        SYSTEM,
+        '-l',
+        'app.kubernetes.io/component=dataplane',
+      ]);
+      return list.items.length === 1 && `pod/${list.items[0]!.metadata.name}`;
+    },
+    2 * 60_000,
+    250,
+  );
   const started = performance.now();
   await cluster.must(['delete', '-n', SYSTEM, pod, '--wait=false']);
   // The old pod answers until it stops: wait for the gap first, then for the new pod's first 202.
@@ -144,9 +172,21 @@ async function main(): Promise<void> {
   console.log(`helm install → first record served: ${first} ms`);
   console.log(`data-plane pod created → Ready: ${(await podReadyMs('dataplane')).join(', ')} ms`);
   console.log(`operator pods created → Ready: ${(await podReadyMs('operator')).join(', ')} ms`);
-  const applies: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) applies.push(await applyToServed(round));
-  console.log(`apply → served on the pod: ${summary(applies)}`);
+  const kubectlApplies: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    kubectlApplies.push(await kubectlApplyToServed(round, await roundYaml(`k${round}`)));
+  }
+  console.log(`kubectl apply → served on the pod: ${summary(kubectlApplies)}`);
+  const cliRuns: number[] = [];
+  const cliServed: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const [run, rest] = await cliApplyToServed(round);
+    cliRuns.push(run);
+    cliServed.push(run + rest);
+  }
+  console.log(
+    `CLI apply → served on the pod: ${summary(cliServed)}; of it the CLI's run: ${summary(cliRuns)}`,
+  );
   const deletions: number[] = [];
   for (let round = 0; round < DELETES; round++) deletions.push(await deletionToServing());
   console.log(`data-plane pod deleted → serving again: ${summary(deletions)}`);

@@ -23,6 +23,9 @@
 // least the 202s answered.
 //
 //   npx tsx test/bench/http.bench.ts [--rounds 5] [--seconds 5] [--connections 32] [--only bare,node]
+//
+// SERVER_NODE_FLAGS (space-separated) are given to the servers' Node only, not to the load generator:
+// e.g. SERVER_NODE_FLAGS=--max-semi-space-size=1 measures the images' memory setting.
 import { fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { cpus } from 'node:os';
@@ -32,6 +35,7 @@ import { parseArgs } from 'node:util';
 import { fetchAdmin } from '../fixtures/admin-client.js';
 
 const VARIANTS = ['bare', 'listen', 'full', 'node'] as const;
+const SERVER_NODE_FLAGS = (process.env['SERVER_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 type Variant = (typeof VARIANTS)[number];
 
 /** 100 bytes, valid for the quickstart wire schema (order_id string, amount integer; STRICT). */
@@ -219,7 +223,10 @@ function fmt(value: number, digits: number): string {
 }
 
 async function spawnServer(variant: Variant): Promise<Server> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', variant], { stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', variant], {
+    stdio: 'inherit',
+    execArgv: [...process.execArgv, ...SERVER_NODE_FLAGS],
+  });
   const started = await new Promise<{ port: number; adminPort?: number }>((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`${variant} server exited (${code})`)));

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { helmBinary } from '../support/helm.js';
 import { runStreamroute, StreamrouteProcess, type CliResult } from '../support/cluster-processes.js';
+import { waitUntil } from './wait.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const SYSTEM = 'streamroute-system';
@@ -63,6 +64,31 @@ export function clusterFacts(): ClusterFacts {
     imageTag: need(images, 'IMAGE_TAG', imagesEnv),
     nextTag: need(images, 'EXTRA_TAG', imagesEnv),
   };
+}
+
+interface ContainerState {
+  reason?: string;
+  message?: string;
+}
+interface TroublePod {
+  metadata: { name: string };
+  status: {
+    phase?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: {
+      name: string;
+      image: string;
+      ready: boolean;
+      state?: { waiting?: ContainerState };
+      lastState?: { terminated?: ContainerState };
+    }[];
+  };
+}
+interface TroubleEvent {
+  involvedObject: { name: string };
+  reason: string;
+  message: string;
+  count?: number;
 }
 
 /** Runs a command to completion with a deadline; never throws for a non-zero exit. */
@@ -149,6 +175,63 @@ export class Cluster {
   /** Runs a command inside the node's network namespace (the node's loopback, its host ports). */
   inNode(command: string, args: readonly string[], timeoutMs = 30_000): Promise<CliResult> {
     return runCommand('ip', ['netns', 'exec', this.facts.netns, command, ...args], { timeoutMs });
+  }
+
+  /**
+   * Why the pods of a component (`app.kubernetes.io/component`) are not Ready, one line each: phase,
+   * each container's waiting or last-terminated reason and message, and the Warning events about the
+   * pod. What a reader of a failed wait needs, without a second kubectl session.
+   */
+  async podTrouble(component: string): Promise<string> {
+    const selector = `app.kubernetes.io/component=${component}`;
+    const { items } = await this.json<{ items: TroublePod[] }>(['get', 'pods', '-n', SYSTEM, '-l', selector]);
+    const { items: events } = await this.json<{ items: TroubleEvent[] }>([
+      'get',
+      'events',
+      '-n',
+      SYSTEM,
+      '--field-selector',
+      'type=Warning',
+    ]);
+    if (items.length === 0) return `no ${component} pod exists`;
+    return items
+      .map((pod) => {
+        const states = (pod.status.containerStatuses ?? []).map((container) => {
+          const state = container.state?.waiting ?? container.lastState?.terminated;
+          const why = state === undefined ? '' : ` ${state.reason ?? ''}: ${state.message ?? ''}`;
+          return `${container.name} (${container.image}) ready=${container.ready}${why}`;
+        });
+        const warnings = events
+          .filter((event) => event.involvedObject.name === pod.metadata.name)
+          .map((event) => `${event.reason}: ${event.message} (x${event.count ?? 1})`);
+        return [`${pod.metadata.name} ${pod.status.phase ?? ''}`, ...states, ...warnings].join('; ');
+      })
+      .join('\n');
+  }
+
+  /** Waits until every pod of the component is Ready; at the deadline the error says why they are not. */
+  async waitForPodsReady(component: string, timeoutMs: number): Promise<void> {
+    const selector = `app.kubernetes.io/component=${component}`;
+    const ready = async (): Promise<boolean> => {
+      const { items } = await this.json<{ items: TroublePod[] }>([
+        'get',
+        'pods',
+        '-n',
+        SYSTEM,
+        '-l',
+        selector,
+      ]);
+      return (
+        items.length > 0 &&
+        items.every((pod) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+      );
+    };
+    try {
+      await waitUntil(`the ${component} pods to be Ready`, ready, timeoutMs, 500);
+    } catch (error: unknown) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`${message}\n${await this.podTrouble(component)}`);
+    }
   }
 
   /** A cluster script (restart.sh, load-image.sh). */

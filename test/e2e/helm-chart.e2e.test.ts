@@ -368,8 +368,8 @@ describe('Helm chart charts/streamroute (real helm)', function () {
       // The startup probe holds the liveness probe off while the first sync (at 1 QPS) runs: 5 minutes.
       assert.deepEqual(firstContainer(daemonSet).startupProbe, {
         httpGet: { path: '/healthz', port: 'health' },
-        periodSeconds: 5,
-        failureThreshold: 60,
+        periodSeconds: 1,
+        failureThreshold: 300,
       });
       assert.deepEqual(firstContainer(daemonSet).livenessProbe?.httpGet, {
         path: '/healthz',

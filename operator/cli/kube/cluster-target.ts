@@ -3,7 +3,14 @@
 // is the namespace: -d, else the kubeconfig context's namespace, else `default`. Every request goes
 // through KubeApi behind the CLI's rate limit.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isStatus, KubeApi, KubeApiError, type RequestSpec } from '../../../dataplane/kube/kube-api.js';
+import {
+  isStatus,
+  KubeApi,
+  KubeApiError,
+  missingCrd,
+  missingCrdText,
+  type RequestSpec,
+} from '../../../dataplane/kube/kube-api.js';
 import type { RateLimit } from '../../../dataplane/kube/token-bucket.js';
 import { networkReason } from '../client/errors.js';
 import { InputError } from '../input-error.js';
@@ -94,6 +101,8 @@ export async function getWithRetry<T>(api: KubeApi, spec: RequestSpec): Promise<
 
 /** An API failure in one line: `403 Forbidden: …`. */
 export function apiFailureText(error: unknown): string {
+  const crd = missingCrd(error);
+  if (crd !== undefined) return missingCrdText(crd);
   if (error instanceof KubeApiError) return `${error.status} ${error.reason}: ${error.detail}`;
   return networkReason(error);
 }

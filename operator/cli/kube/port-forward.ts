@@ -9,10 +9,16 @@
 // starts with its channel byte, channel 0 data and 1 errors, and the first message of each channel from
 // the server is the port, 2 bytes little-endian. client-node's PortForward speaks the same, but writes to
 // one stream per call and offers v5 first; this is the few lines the CLI needs, on the `ws` package
-// client-node already brings (loaded only here, from client-node's own dependencies).
-import { createRequire } from 'node:module';
+// (loaded on the first port-forward: the data plane never needs it).
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { RequestOptions } from 'node:https';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+interface WsModule {
+  WebSocket: new (url: URL, protocols: string[], options: RequestOptions) => ForwardSocket;
+}
+let wsModule: WsModule | undefined;
 
 export const PORT_FORWARD_PROTOCOL = 'v4.channel.k8s.io';
 const DATA = 0;
@@ -203,11 +209,7 @@ function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
   });
 }
 
-/** `ws` from client-node's own dependencies, loaded on the first port-forward. */
+/** Opens the websocket with `ws`, loaded on the first port-forward. */
 function wsOpen(url: URL, protocols: string[], options: RequestOptions): ForwardSocket {
-  const fromClientNode = createRequire(createRequire(import.meta.url).resolve('@kubernetes/client-node'));
-  const { WebSocket } = fromClientNode('ws') as {
-    WebSocket: new (url: URL, protocols: string[], options: RequestOptions) => ForwardSocket;
-  };
-  return new WebSocket(url, protocols, options);
+  return new (wsModule ??= require('ws') as WsModule).WebSocket(url, protocols, options);
 }
