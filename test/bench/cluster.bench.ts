@@ -6,11 +6,14 @@
 //   CLI apply → served                    (ROUNDS statements through the CLI run from source with tsx;
 //                                          the CLI's own run and the rest are shown apart)
 //   data-plane pod deleted → serving      (DELETES rounds; until the node answers 202 again)
+//   idle RSS of the pods' processes       (VmRSS from /proc, 10 s after the first record)
 // Image sizes come from images.sh. The release is uninstalled at the end.
 //
 //   bash test/cluster/images.sh && bash test/cluster/up.sh && source ~/.cache/streamroute/images/current.env \
 //     && bash test/cluster/load-image.sh "$OPERATOR_ARCHIVE" "$DATAPLANE_ARCHIVE"
 //   npx tsx test/bench/cluster.bench.ts
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Cluster, clusterFacts, RELEASE, SYSTEM } from '../cluster/cluster-support.js';
 import { httpRequest } from '../cluster/node-traffic.js';
 import { since, waitUntil } from '../cluster/wait.js';
@@ -160,6 +163,23 @@ async function deletionToServing(): Promise<number> {
   return since(started);
 }
 
+/** VmRSS in MB of each streamroute process the container runtime runs with this subcommand (from /proc). */
+function processRssMb(subcommand: 'operator' | 'dataplane'): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const entry = argv.findIndex((arg) => arg.endsWith('dist/operator/cli/main.js'));
+      if (entry < 0 || argv[entry + 1] !== subcommand) continue;
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (kb !== undefined) found.push(Math.round(Number(kb) / 102.4) / 10);
+    } catch {
+      // the process ended while it was read
+    }
+  }
+  return found;
+}
+
 function summary(values: readonly number[]): string {
   return `p50 ${percentile(values, 50)} ms, p99 ${percentile(values, 99)} ms (n=${values.length})`;
 }
@@ -172,6 +192,11 @@ async function main(): Promise<void> {
   console.log(`helm install → first record served: ${first} ms`);
   console.log(`data-plane pod created → Ready: ${(await podReadyMs('dataplane')).join(', ')} ms`);
   console.log(`operator pods created → Ready: ${(await podReadyMs('operator')).join(', ')} ms`);
+  await sleep(10_000);
+  console.log(
+    `RSS after 10 s idle (one domain): data plane ${processRssMb('dataplane').join(', ')} MB, ` +
+      `operators ${processRssMb('operator').join(', ')} MB`,
+  );
   const kubectlApplies: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     kubectlApplies.push(await kubectlApplyToServed(round, await roundYaml(`k${round}`)));
