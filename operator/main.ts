@@ -2,9 +2,9 @@
 // election, reconcile) and the health server. Wiring only; `streamroute operator` parses the flags and
 // handles the signals, and tests start it in-process with their own reconcile.
 import type { Logger } from 'pino';
-import { KubeApi } from '../dataplane/kube/kube-api.js';
-import { systemClock, type Clock } from '../dataplane/runtime/clock.js';
-import type { ListenAddress } from '../dataplane/sources/retrying-listener.js';
+import { KubeApi } from '../dataplane/kube-client/kube-api.js';
+import { systemClock, type Clock } from '../dataplane/core/clock.js';
+import type { ListenAddress } from '../dataplane/net/retrying-listener.js';
 import { Controller, type LeaderElectionOptions } from './controller/controller.js';
 import type { ReconcileDomain } from './controller/domain-snapshot.js';
 import { startHealthServer, type HealthServer } from '../dataplane/admin/health-server.js';

@@ -10,7 +10,7 @@ import {
   MAX_SUBSCRIBER_BUFFER,
 } from './subscription-hub.js';
 import { END_REASON_TRAILER, NDJSON_TYPE } from './subscription-route.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS } from '../runtime/throttled-drops.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS } from '../core/throttled-drops.js';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'admin-api.md'), 'utf8');
 

@@ -8,7 +8,7 @@
 //
 // Segments are percent-decoded before they are checked; matching is exact (no trailing slash, case
 // sensitive), so `/healthz/` and `/Healthz` are no route.
-import type { DescribedKind } from './backend.js';
+import type { DescribedKind } from '../core/status.js';
 import type { AdminErrorCode } from './admin-errors.js';
 import { checkName, type Checked, type NameKind } from './request-params.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { fetchAdmin, startAdmin } from '../../test/fixtures/admin-client.js';
-import type { ComponentDescription } from './backend.js';
+import type { ComponentDescription } from '../core/status.js';
 import { AdminServer, DEFAULT_ADMIN_LISTEN_ADDR } from './admin-server.js';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { TestAdminBackend } from '../../test/fixtures/admin-backend.js';
 import { sendOnce } from '../../test/support/raw-http.js';
 

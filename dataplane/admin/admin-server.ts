@@ -5,13 +5,13 @@
 // stream), logged by error name, and the server keeps serving. docs/admin-api.md is the reference.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import {
   RetryingListener,
   type ListenAddress,
   type ListenerStatus,
   type RetryPolicy,
-} from '../sources/retrying-listener.js';
+} from '../net/retrying-listener.js';
 import { sendError, sendFailure, sendJson, sendText } from './admin-errors.js';
 import { ALLOWED_METHODS, matchRoute, type AdminRoute } from './admin-routes.js';
 import { AdminTelemetry } from './admin-telemetry.js';

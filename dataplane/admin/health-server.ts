@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { ListenAddress } from '../sources/retrying-listener.js';
+import type { ListenAddress } from '../net/retrying-listener.js';
 
 export const DEFAULT_HEALTH_LISTEN_ADDR = '0.0.0.0:8082';
 

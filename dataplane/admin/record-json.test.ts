@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parse } from 'lossless-json';
-import { Instant, type RecordValues } from '../runtime/values.js';
+import { Instant, type RecordValues } from '../core/values.js';
 import { recordToJson, valueToJson } from './record-json.js';
 
 const at = (text: string, nanos = 0n): Instant => new Instant(BigInt(Date.parse(text)) * 1_000_000n + nanos);

@@ -16,7 +16,7 @@
 // cost); DATETIME is formatted without a Date (rfc3339-text.ts, a tenth of the cost). It never
 // throws: a value of no record type (a defect upstream) and an instant JavaScript dates cannot hold are
 // written null, so one bad value cannot stop a stream.
-import { Instant, type RecordValues, type Value } from '../runtime/values.js';
+import { Instant, type RecordValues, type Value } from '../core/values.js';
 import { rfc3339Text } from './rfc3339-text.js';
 
 /** A character JSON.stringify escapes (surrogate pairs too: they are rare, and then it decides). */

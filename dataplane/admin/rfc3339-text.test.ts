@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Instant } from '../runtime/values.js';
+import { Instant } from '../core/values.js';
 import { rfc3339Text } from './rfc3339-text.js';
 
 const NANOS = 1_000_000_000n;

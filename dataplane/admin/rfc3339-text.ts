@@ -2,7 +2,7 @@
 // (`2026-11-22T03:08:00.123456789Z`, fraction trimmed of trailing zeros, none when whole) computed with
 // number arithmetic (H. Hinnant's `civil_from_days`) instead of a Date and toISOString, which cost about
 // ten times as much here. Years 0000–9999 (RFC 3339's range); outside it, Instant#toRfc3339 decides.
-import type { Instant } from '../runtime/values.js';
+import type { Instant } from '../core/values.js';
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const NANOS_PER_SECOND_NUMBER = 1_000_000_000;

@@ -7,8 +7,8 @@
 // still write what they hold, and count what they could not), so nothing counts into its drops any more.
 import type { Logger } from 'pino';
 import type { RelaySubscriber } from './backend.js';
-import type { ThrottledDrops } from '../runtime/throttled-drops.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { ThrottledDrops } from '../core/throttled-drops.js';
+import type { RecordValues } from '../core/values.js';
 import type { MemberOwner, SubscriptionMember } from './subscription-member.js';
 
 export interface SubscriptionKey {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { TestAdminBackend } from '../../test/fixtures/admin-backend.js';
-import { ManualClock } from '../runtime/clock.js';
-import { readCounter } from '../runtime/telemetry.js';
+import { ManualClock } from '../core/clock.js';
+import { readCounter } from '../core/telemetry.js';
 import { SubscriptionHub, type SubscriptionKey } from './subscription-hub.js';
 import type { SubscriberOutput } from './subscription-member.js';
 

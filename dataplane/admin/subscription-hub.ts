@@ -10,9 +10,9 @@
 // are kept after that for the `retainedNames` most recently finished names (so a scrape still sees the
 // last counts, and a client that comes back counts on), and removed beyond them.
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../runtime/clock.js';
-import { Telemetry } from '../runtime/telemetry.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../runtime/throttled-drops.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { Telemetry } from '../core/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../core/throttled-drops.js';
 import type { AdminBackend, SubscribeResult } from './backend.js';
 import { SubscriptionGroup, type SubscriptionDrops, type SubscriptionKey } from './subscription-group.js';
 import { SubscriptionMember, type SubscriberOutput } from './subscription-member.js';

@@ -11,7 +11,7 @@
 //      └─end(reason)→ (ending once opened)                                     ├→ closed (stream 'close')
 //   any ─client disconnects→ closed: the records still queued are handed to the owner as discarded ┘
 import type { Writable } from 'node:stream';
-import type { RecordValues } from '../runtime/values.js';
+import type { RecordValues } from '../core/values.js';
 import { DropOldestQueue } from './drop-oldest-queue.js';
 import { recordToJson } from './record-json.js';
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startAdmin, StreamClient } from '../../test/fixtures/admin-client.js';
 import { waitFor } from '../../test/support/raw-http.js';
-import { readCounter } from '../runtime/telemetry.js';
-import { Instant } from '../runtime/values.js';
+import { readCounter } from '../core/telemetry.js';
+import { Instant } from '../core/values.js';
 
 type Started = Awaited<ReturnType<typeof startAdmin>>;
 

@@ -8,8 +8,8 @@
 // input. Records it returns conform to its schema: every field present, null only where OPTIONAL, values
 // in the representation of values.ts. Reasons name keys, fields and types, never payload values.
 import type { GraphCodec, GraphSchema } from '../graph/types.js';
-import type { MessageError } from '../runtime/errors.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { MessageError } from '../core/errors.js';
+import type { RecordValues } from '../core/values.js';
 import { createJaqCodec } from './jaq/jaq-codec.js';
 import { createProtobufCodec } from './protobuf/protobuf-codec.js';
 import { createSyslogCodec } from './syslog/syslog-codec.js';

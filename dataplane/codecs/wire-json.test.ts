@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { FieldType } from '../graph/field-types.js';
 import type { GraphCodec, GraphSchema, WireType } from '../graph/types.js';
-import { parseRfc3339 } from '../runtime/rfc3339.js';
-import type { RecordValues } from '../runtime/values.js';
+import { parseRfc3339 } from '../core/rfc3339.js';
+import type { RecordValues } from '../core/values.js';
 import { createCodec, type Codec, type DecodeResult } from './codec.js';
 
 function field(name: string, type: FieldType, optional = false): GraphSchema['fields'][number] {

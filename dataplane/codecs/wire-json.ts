@@ -5,8 +5,8 @@
 // as RFC 3339 text. Null is accepted only where the record may hold it (an OPTIONAL field, or a wire
 // field the schema drops). Decisions: docs/runtime.md ("JSON wire-schema codec").
 import type { GraphCodec, GraphField, GraphSchema, WireType } from '../graph/types.js';
-import { RecordError, messageError, quoteName } from '../runtime/errors.js';
-import type { RecordValues } from '../runtime/values.js';
+import { RecordError, messageError, quoteName } from '../core/errors.js';
+import type { RecordValues } from '../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from './codec.js';
 import { NumberText, needsExactParse, parseExact } from './json-numbers.js';
 import { wireReader, wireWriter, type WireRead, type WireWrite } from './wire-values.js';

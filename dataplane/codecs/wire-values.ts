@@ -6,10 +6,10 @@
 //   null           ↔ an OPTIONAL field, or a wire field the schema drops; a mistyped value is SR3005
 import { isIntegerType } from '../graph/field-types.js';
 import type { GraphField, WireType } from '../graph/types.js';
-import { integerInto } from '../runtime/convert.js';
-import { RecordError } from '../runtime/errors.js';
-import { parseRfc3339 } from '../runtime/rfc3339.js';
-import type { Instant, Value } from '../runtime/values.js';
+import { integerInto } from '../expr/convert.js';
+import { RecordError } from '../core/errors.js';
+import { parseRfc3339 } from '../core/rfc3339.js';
+import type { Instant, Value } from '../core/values.js';
 import { exactInteger, NumberText } from './json-numbers.js';
 
 /** Reads a parsed JSON value (NumberText from the exact parse); throws RecordError. */

@@ -7,8 +7,8 @@ import {
   sqlEquals,
   type CorrelatorEvent,
 } from '../../test/fixtures/correlator-reference.js';
-import { ManualClock } from '../runtime/clock.js';
-import type { RecordValues, Value } from '../runtime/values.js';
+import { ManualClock } from '../core/clock.js';
+import type { RecordValues, Value } from '../core/values.js';
 import { CorrelatorEngine, type Side } from './engine.js';
 import type { KeyPair } from './index-key.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sqlEquals } from '../../test/fixtures/correlator-reference.js';
-import { ManualClock, type TimerHandle } from '../runtime/clock.js';
-import { Instant, type RecordValues, type Value } from '../runtime/values.js';
+import { ManualClock, type TimerHandle } from '../core/clock.js';
+import { Instant, type RecordValues, type Value } from '../core/values.js';
 import { CorrelatorEngine, type CorrelatorEngineOptions, type Side } from './engine.js';
 
 /** A record named `id` (what the events print) with the given fields. */

@@ -11,8 +11,8 @@
 // One timer serves both sides: it is armed for the oldest deadline and, because MAX TIME is constant,
 // deadlines only grow in arrival order; a timer that fires early just re-arms. Offers expire what is due
 // before matching, so the outcome never depends on how late a timer fires.
-import type { Clock, TimerHandle } from '../runtime/clock.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { RecordValues } from '../core/values.js';
 import { keyFunction, type KeyFunction, type KeyPair } from './index-key.js';
 import { arrivedBefore, PendingBuffer, type Pending } from './pending-buffer.js';
 

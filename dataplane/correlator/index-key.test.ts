@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sqlEquals } from '../../test/fixtures/correlator-reference.js';
-import { Instant, type Value } from '../runtime/values.js';
+import { Instant, type Value } from '../core/values.js';
 import { keyFunction, normaliseKey } from './index-key.js';
 
 describe('normaliseKey', () => {

@@ -8,8 +8,8 @@
 //   - a string and a number are never equal (the Map keeps them apart; no text is parsed);
 //   - DATETIME compares by nanoseconds, BYTES by content;
 //   - null never matches (`x = NULL` is not true), nor does a NaN float; such a record gets no key.
-import type { RecordValues, Value } from '../runtime/values.js';
-import { Instant } from '../runtime/values.js';
+import type { RecordValues, Value } from '../core/values.js';
+import { Instant } from '../core/values.js';
 
 /** A normalised key; tagged strings (starting with NUL) carry what is not a plain primitive. */
 export type IndexKey = string | number | bigint | boolean;

@@ -7,7 +7,7 @@
 //     oldest, LATEST walks `bucketOlder` from the newest. Most keys have one record, which then costs
 //     one Map entry and nothing more.
 // Adding and removing are O(1); removing the last record of a key removes the key from the index.
-import type { RecordValues } from '../runtime/values.js';
+import type { RecordValues } from '../core/values.js';
 import type { IndexKey } from './index-key.js';
 
 export class Pending {

@@ -6,7 +6,7 @@
 // never a rejection of the write pump. Order is kept: the datagrams follow the members' order.
 import type { Codec } from '../codecs/codec.js';
 import { encodeSyslogBatchOf } from '../codecs/syslog/syslog-batch.js';
-import { messageError, type MessageError } from '../runtime/errors.js';
+import { messageError, type MessageError } from '../core/errors.js';
 import type { QueuedRecord } from './emitter-queue.js';
 import { UDP_MAX_PAYLOAD } from './framing.js';
 

@@ -4,8 +4,8 @@
 // the budget or the step's share of it runs out.
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import type { Clock } from '../runtime/clock.js';
-import { errorCode } from '../runtime/error-code.js';
+import type { Clock } from '../core/clock.js';
+import { errorCode } from '../core/error-code.js';
 import { SenderError } from './sender.js';
 
 export interface ResolvedAddress {

@@ -11,8 +11,8 @@
 // A batch leaves the queue only when its write succeeded (at-least-once per batch).
 import type { Logger } from 'pino';
 import type { GraphEmitter } from '../graph/types.js';
-import type { TimerHandle } from '../runtime/clock.js';
-import type { ComponentTelemetry } from '../runtime/telemetry.js';
+import type { TimerHandle } from '../core/clock.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
 import type { Batch, EmitterQueue } from './emitter-queue.js';
 import type { EmitterStats, EmitterStatus } from './emitter-status.js';
 import { openSender, type SenderTarget } from './open-sender.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { EmitterQueue, type QueuedRecord } from './emitter-queue.js';
 
 const entry = (id: number, size = 10): QueuedRecord => ({

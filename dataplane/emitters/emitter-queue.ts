@@ -8,8 +8,8 @@
 // Without a BATCH clause the emitter closes the open batch whenever it can write, so everything encoded
 // since the last write goes in one write (maxBytes keeps one write from growing without end). When the
 // bytes held pass the bound, the oldest record not in flight is evicted (the caller counts the drop).
-import type { Clock, TimerHandle } from '../runtime/clock.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { RecordValues } from '../core/values.js';
 
 export interface QueuedRecord {
   record: Readonly<RecordValues>;

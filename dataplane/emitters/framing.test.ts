@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { MessageError } from '../runtime/errors.js';
+import type { MessageError } from '../core/errors.js';
 import {
   UDP_MAX_PAYLOAD,
   datagramError,

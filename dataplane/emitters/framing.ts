@@ -15,7 +15,7 @@
 // CPU for framing and writing than frame-then-Buffer.concat, and less than cork()/write() per frame).
 //
 // `size` parameters exist so that tests can check the limits without building gigabyte payloads.
-import { messageError, type MessageError } from '../runtime/errors.js';
+import { messageError, type MessageError } from '../core/errors.js';
 
 /** Largest UDP payload the emitter sends (spec §8: 65,535 − 8 UDP header − 20 IPv4 header). */
 export const UDP_MAX_PAYLOAD = 65_507;

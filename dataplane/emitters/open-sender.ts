@@ -5,7 +5,7 @@
 // logged at debug with the address it tried — never anything of the payload or the TLS material.
 import type { Logger } from 'pino';
 import type { GraphSyslogClient } from '../graph/types.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../core/clock.js';
 import {
   ConnectBudget,
   DEFAULT_CONNECT_BUDGET_MS,

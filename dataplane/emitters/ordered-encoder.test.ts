@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Codec, EncodeResult } from '../codecs/codec.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { RecordValues } from '../core/values.js';
 import { OrderedEncoder } from './ordered-encoder.js';
 
 /** A codec whose encode is whatever `answer` gives for the record's id. */

@@ -4,8 +4,8 @@
 // go straight through, which keeps the common SYSLOG codec path free of promises. A codec that throws or
 // rejects is a defect: the record becomes SR3009, like a refused payload.
 import type { Codec, EncodeResult } from '../codecs/codec.js';
-import { messageError } from '../runtime/errors.js';
-import type { RecordValues } from '../runtime/values.js';
+import { messageError } from '../core/errors.js';
+import type { RecordValues } from '../core/values.js';
 
 export type OnEncoded = (record: Readonly<RecordValues>, result: EncodeResult) => void;
 

@@ -3,8 +3,8 @@
 // whole batches, and tells when it is lost. Failures are SenderErrors: a stable code (a Node or OpenSSL code such as
 // ECONNREFUSED, ETIMEDOUT, ENOTFOUND, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID) and a message that
 // names host:port and the cause — never payload bytes or key material.
-import { errorCode } from '../runtime/error-code.js';
-import { formatAddress } from '../sources/retrying-listener.js';
+import { errorCode } from '../core/error-code.js';
+import { formatAddress } from '../net/retrying-listener.js';
 
 /** A transport failure: connection refused or reset, DNS failure, timeout, TLS verification, write error. */
 export class SenderError extends Error {

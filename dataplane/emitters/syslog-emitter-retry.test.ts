@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { syslogCodec } from '../../test/fixtures/syslog-codec.js';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import type { Resolver } from './connect-budget.js';
 import {
   StreamReceiver,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { syslogCodec } from '../../test/fixtures/syslog-codec.js';
-import { ManualClock } from '../runtime/clock.js';
-import type { RecordValues } from '../runtime/values.js';
+import { ManualClock } from '../core/clock.js';
+import type { RecordValues } from '../core/values.js';
 import {
   StreamReceiver,
   closedPort,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decoded, syslogCodec } from '../../test/fixtures/syslog-codec.js';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import {
   DatagramReceiver,
   emitterFixture,

@@ -16,12 +16,12 @@
 import type { Logger } from 'pino';
 import type { Codec, EncodeResult } from '../codecs/codec.js';
 import type { GraphEmitter, GraphSyslogClient } from '../graph/types.js';
-import type { Clock } from '../runtime/clock.js';
-import type { HandleFailure } from '../runtime/error-policy.js';
-import type { MessageError } from '../runtime/errors.js';
-import type { ComponentTelemetry } from '../runtime/telemetry.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../runtime/throttled-drops.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { Clock } from '../core/clock.js';
+import type { HandleFailure } from '../flow/error-policy.js';
+import type { MessageError } from '../core/errors.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../core/throttled-drops.js';
+import type { RecordValues } from '../core/values.js';
 import { DeliveryLoop } from './delivery-loop.js';
 import type { Resolver } from './connect-budget.js';
 import { EmitterQueue } from './emitter-queue.js';

@@ -5,8 +5,8 @@
 // members that cannot be carried leave the batch as message errors.
 import type { Codec } from '../codecs/codec.js';
 import type { GraphSyslogClient } from '../graph/types.js';
-import type { MessageError } from '../runtime/errors.js';
-import type { RecordValues } from '../runtime/values.js';
+import type { MessageError } from '../core/errors.js';
+import type { RecordValues } from '../core/values.js';
 import { batchUnits } from './batch-units.js';
 import type { Batch, EmitterQueue } from './emitter-queue.js';
 import {

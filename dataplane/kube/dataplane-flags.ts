@@ -8,7 +8,7 @@ import {
   DEFAULT_HTTPS_LISTEN_ADDR,
   parseListenAddr,
 } from '../sources/http/config.js';
-import type { ListenAddress } from '../sources/retrying-listener.js';
+import type { ListenAddress } from '../net/retrying-listener.js';
 
 export const DATAPLANE_LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type DataplaneLogLevel = (typeof DATAPLANE_LOG_LEVELS)[number];

@@ -12,7 +12,7 @@ import {
   INDEX_KEY,
   type GraphIndex,
 } from './contract.js';
-import type { KubeObject } from './list-watch.js';
+import type { KubeObject } from '../kube-client/list-watch.js';
 
 export interface ConfigMap extends KubeObject {
   data?: Record<string, string>;

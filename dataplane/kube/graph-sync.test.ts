@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import type { ApplyResult } from '../node/apply-result.js';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { sha256Hex } from './graph-configmap.js';
 import { GraphSync } from './graph-sync.js';
-import { KubeApiError, type RequestSpec } from './kube-api.js';
+import { KubeApiError, type RequestSpec } from '../kube-client/kube-api.js';
 import { ResourceCache } from './resource-versions.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -7,10 +7,10 @@
 // tried again on a doubling backoff; a refused version is not tried again until the index moves on.
 import type { Logger } from 'pino';
 import type { ApplyResult } from '../node/apply-result.js';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { corePath, graphConfigMapName, resourceVersionObjectName, type GraphIndex } from './contract.js';
 import { decodeGraphConfigMap, type ConfigMap, type Decoded, type DecodedGraph } from './graph-configmap.js';
-import { errorText, isStatus, type KubeApi } from './kube-api.js';
+import { errorText, isStatus, type KubeApi } from '../kube-client/kube-api.js';
 import {
   decodeResourceVersion,
   decodeTlsSecret,

@@ -2,11 +2,11 @@
 // (`fieldSelector=metadata.name=streamroute-index`), so a node learns of every domain and its version
 // with a single watch of a single small object. A deleted or unreadable index keeps what runs.
 import type { Logger } from 'pino';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../core/clock.js';
 import { corePath, INDEX_NAME, type GraphIndex } from './contract.js';
 import { decodeIndex, type ConfigMap } from './graph-configmap.js';
-import { errorText, type KubeApi } from './kube-api.js';
-import { runListWatch } from './list-watch.js';
+import { errorText, type KubeApi } from '../kube-client/kube-api.js';
+import { runListWatch } from '../kube-client/list-watch.js';
 
 export interface IndexWatchOptions {
   /** The operator's namespace, where the index lives. */

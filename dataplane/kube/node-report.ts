@@ -2,7 +2,7 @@
 // bounded: its JSON never exceeds NODE_REPORT_MAX_BYTES (4 KiB). When it would, components that are
 // Running go first (the operator reads a missing component as nothing to report), then the others, each
 // dropped one counted in `omittedComponents`; then domain errors are shortened. Pure: no clock, no I/O.
-import type { ComponentDescription } from '../admin/backend.js';
+import type { ComponentDescription } from '../core/status.js';
 import { NODE_REPORT_MAX_BYTES } from './contract.js';
 import type { DomainState } from './graph-sync.js';
 

@@ -4,11 +4,11 @@
 // written report every `pollMs` — locally, without an API call. A change write whose report equals the
 // last one written is skipped; a heartbeat is always written. Writes run one at a time.
 import type { Logger } from 'pino';
-import type { ComponentDescription, DescribedKind } from '../admin/backend.js';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
+import type { ComponentDescription, DescribedKind } from '../core/status.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { API_VERSION, customPath, DATAPLANE_NODE_PLURAL, MANAGED_BY } from './contract.js';
 import type { GraphSync } from './graph-sync.js';
-import { isStatus, KubeApiError, type KubeApi } from './kube-api.js';
+import { isStatus, KubeApiError, type KubeApi } from '../kube-client/kube-api.js';
 import { boundedReport, componentReport, reportContent, type NodeReportStatus } from './node-report.js';
 import { ReportSchedule, type ReportTiming, type WriteReason } from './report-schedule.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { ReportSchedule, type WriteReason } from './report-schedule.js';
 
 /** A schedule on a manual clock that records each write (time, reason) and acknowledges it. */

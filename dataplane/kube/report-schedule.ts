@@ -7,7 +7,7 @@
 // Pure decisions on an injected clock and random source: the caller writes (or finds nothing changed
 // and skips) when told, and says when a write went through with `written()` — only then does the
 // heartbeat move.
-import type { Clock, TimerHandle } from '../runtime/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 
 export type WriteReason = 'change' | 'heartbeat';
 

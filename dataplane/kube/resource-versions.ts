@@ -4,7 +4,7 @@
 // the DataPlane's TlsMaterialSource: reads are synchronous, so everything is fetched before `apply`.
 // Errors and logs name resources, versions and paths — never file contents.
 import { ANNOTATION_FILES, resourceFileKey } from './contract.js';
-import type { KubeObject } from './list-watch.js';
+import type { KubeObject } from '../kube-client/list-watch.js';
 
 /** A resource version a graph mounts. */
 export interface ResourceRef {

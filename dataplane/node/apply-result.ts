@@ -1,6 +1,6 @@
 // What `DataPlane.apply` answers: the graph runs (with what changed, and what the node could not serve),
 // or it was refused with every reason and the domain keeps the graph it had.
-import type { TransientError } from '../admin/backend.js';
+import type { TransientError } from '../core/status.js';
 import type { ComponentRecord, GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import type { RoutingProblem } from '../sources/http/routing-table.js';

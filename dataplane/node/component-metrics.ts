@@ -2,7 +2,7 @@
 // exposes, so both always agree): totals, and message errors and drops also by reason
 // (`drops.quiesce_drop`, `message_errors.SR3003`).
 import type { Registry } from 'prom-client';
-import { METRICS, readCounter, type ComponentKind } from '../runtime/telemetry.js';
+import { METRICS, readCounter, type ComponentKind } from '../core/telemetry.js';
 
 export interface ComponentLabels {
   domain: string;

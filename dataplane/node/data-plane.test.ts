@@ -8,7 +8,7 @@ import {
 } from '../../test/fixtures/data-plane.js';
 import { RawConnection, sendOnce } from '../../test/support/raw-http.js';
 import type { Graph } from '../graph/types.js';
-import { readCounter } from '../runtime/telemetry.js';
+import { readCounter } from '../core/telemetry.js';
 
 const ORDER = '{"order_id":"A1","amount":250}';
 const webOrder = (body = ORDER) => ({ host: 'localhost', path: '/web/orders', body });

@@ -5,28 +5,22 @@
 // one at a time, in call order, so two reloads never interleave.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type {
-  AdminBackend,
-  ComponentDescription,
-  DescribedKind,
-  HealthCheck,
-  RelaySubscriber,
-  SubscribeResult,
-} from '../admin/backend.js';
+import type { AdminBackend, RelaySubscriber, SubscribeResult } from '../admin/backend.js';
+import type { ComponentDescription, DescribedKind, HealthCheck } from '../core/status.js';
 import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
 import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
 import type { Resolver } from '../emitters/syslog-emitter.js';
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
-import { systemClock, type Clock } from '../runtime/clock.js';
-import { SerialQueue } from '../runtime/serial-queue.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { SerialQueue } from '../core/serial-queue.js';
 import type { Topology } from '../runtime/topology.js';
-import { systemNow, type Instant } from '../runtime/values.js';
+import { systemNow, type Instant } from '../core/values.js';
 import type { ServerLimits } from '../sources/http/config.js';
 import { HttpIngestion, type RoutingReport } from '../sources/http/http-ingestion.js';
 import { HttpTelemetry, type ListenerName } from '../sources/http/telemetry.js';
-import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
-import type { ListenAddress, RetryPolicy } from '../sources/retrying-listener.js';
+import type { TlsMaterialSource } from '../net/tls-contexts.js';
+import type { ListenAddress, RetryPolicy } from '../net/retrying-listener.js';
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
 import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { paymentsGraph, START, testDataPlane, type TestDataPlane } from '../../test/fixtures/data-plane.js';
 import { sendOnce, waitFor } from '../../test/support/raw-http.js';
-import type { RuntimeState } from '../admin/backend.js';
+import type { RuntimeState } from '../core/status.js';
 import type { QuiesceState } from '../sources/quiesce-buffer.js';
-import type { ListenerState } from '../sources/retrying-listener.js';
+import type { ListenerState } from '../net/retrying-listener.js';
 import { httpIngestorState } from './describe.js';
 
 const AT_START = new Date(START).toISOString().replace('.000Z', 'Z');

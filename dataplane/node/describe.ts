@@ -2,7 +2,7 @@
 // graph spec, the listener the ingestor is served on (or the emitter's sender), its ingest target
 // (quiesced during a reload), the transient errors and the counters. Details carry names, addresses and settings — TLS only as true/false, never a file
 // name's content, a key or a certificate.
-import type { ComponentDescription, RuntimeState, TransientError } from '../admin/backend.js';
+import type { ComponentDescription, RuntimeState, TransientError } from '../core/status.js';
 import type {
   GraphEmitter,
   GraphHttpIngestor,
@@ -14,7 +14,7 @@ import type {
 import type { EmitterView } from '../runtime/emitter-slot.js';
 import type { SyslogSlotView } from './syslog-listener-slot.js';
 import type { QuiesceState } from '../sources/quiesce-buffer.js';
-import type { ListenerState, ListenerStatus } from '../sources/retrying-listener.js';
+import type { ListenerState, ListenerStatus } from '../net/retrying-listener.js';
 import type { ListenerName, TargetCounts } from '../sources/http/telemetry.js';
 
 export interface HttpIngestorView {

@@ -8,8 +8,8 @@ import { memoryLogger, utf8 } from '../../test/fixtures/graph-from-statements.js
 import { silentTelemetry } from '../../test/fixtures/http-ingestion.js';
 import { CODEC_FACTORIES } from '../codecs/codec.js';
 import type { Graph } from '../graph/types.js';
-import { ManualClock } from '../runtime/clock.js';
-import { readCounter } from '../runtime/telemetry.js';
+import { ManualClock } from '../core/clock.js';
+import { readCounter } from '../core/telemetry.js';
 import type { HttpMetadata } from '../sources/http/target.js';
 import { DomainRuntime } from './domain-runtime.js';
 import { Subscriptions } from './subscriptions.js';

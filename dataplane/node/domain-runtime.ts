@@ -15,8 +15,8 @@ import type { Logger } from 'pino';
 import { errorName } from '../admin/admin-telemetry.js';
 import { diffGraphs, type GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
-import { Telemetry } from '../runtime/telemetry.js';
-import { systemNow } from '../runtime/values.js';
+import { Telemetry } from '../core/telemetry.js';
+import { systemNow } from '../core/values.js';
 import {
   prepareTopology,
   type PrepareResult,
@@ -24,7 +24,7 @@ import {
   type TopologyDeps,
 } from '../runtime/topology.js';
 import type { HttpTelemetry } from '../sources/http/telemetry.js';
-import type { RetryPolicy } from '../sources/retrying-listener.js';
+import type { RetryPolicy } from '../net/retrying-listener.js';
 import { DomainHttpTargets } from './http-targets.js';
 import type { DomainReadiness } from './readiness.js';
 import type { Subscriptions } from './subscriptions.js';

@@ -17,8 +17,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph, GraphHttpIngestor } from '../graph/types.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Telemetry } from '../runtime/telemetry.js';
+import type { Clock } from '../core/clock.js';
+import type { Telemetry } from '../core/telemetry.js';
 import type { Topology } from '../runtime/topology.js';
 import { createIngestTarget, type IngestFn, type IngestTarget } from '../sources/http/ingest-target.js';
 import { httpRouteOf, type HttpRoute } from '../sources/http/target.js';

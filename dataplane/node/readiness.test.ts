@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { paymentsGraph, testDataPlane, type TestDataPlane } from '../../test/fixtures/data-plane.js';
 import { makeSelfSignedCert } from '../../test/support/openssl.js';
 import { waitFor } from '../../test/support/raw-http.js';
-import type { ListenerStatus } from '../sources/retrying-listener.js';
+import type { ListenerStatus } from '../net/retrying-listener.js';
 import { readinessChecks } from './readiness.js';
 
 const running: ListenerStatus = { state: 'Running', address: '0.0.0.0:8080', port: 8080, failures: 0 };

@@ -3,8 +3,8 @@
 // graph was refused still runs the one before, so it stays ready (the check says which version was
 // refused); a domain whose first graph was refused (also when it is restored at start) runs nothing, so
 // it is not ready until a graph of it is applied or it is removed.
-import type { HealthCheck } from '../admin/backend.js';
-import type { ListenerStatus } from '../sources/retrying-listener.js';
+import type { HealthCheck } from '../core/status.js';
+import type { ListenerStatus } from '../net/retrying-listener.js';
 
 export interface DomainReadiness {
   domain: string;

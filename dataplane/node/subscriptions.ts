@@ -3,7 +3,7 @@
 // subscriber moves to the new object; one that removes it (or the whole domain) ends the subscriber with
 // a reason it can show to its client.
 import type { SubscribeResult, RelaySubscriber } from '../admin/backend.js';
-import type { Relay } from '../runtime/relay.js';
+import type { Relay } from '../flow/relay.js';
 import type { Topology } from '../runtime/topology.js';
 
 interface Subscription {

@@ -5,25 +5,25 @@
 // retarget given before the listener exists apply when it starts.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { TransientError } from '../admin/backend.js';
+import type { TransientError } from '../core/status.js';
 import type { GraphSyslogClient, GraphSyslogIngestor } from '../graph/types.js';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
-import type { ComponentTelemetry } from '../runtime/telemetry.js';
-import type { Instant } from '../runtime/values.js';
-import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import type { Instant } from '../core/values.js';
+import type { TlsMaterialSource } from '../net/tls-contexts.js';
 import {
   DEFAULT_LISTEN_RETRY,
   formatAddress,
   type ListenerStatus,
   type RetryPolicy,
-} from '../sources/retrying-listener.js';
+} from '../net/retrying-listener.js';
 import {
   createSyslogListener,
   type SyslogDeliver,
   type SyslogListener,
   type SyslogListenerStats,
 } from '../sources/syslog/syslog-listener.js';
-import { readSyslogTls, type SyslogTlsProblem } from '../runtime/syslog-tls-material.js';
+import { readSyslogTls, type SyslogTlsProblem } from '../net/syslog-tls-material.js';
 
 export interface SyslogSlotDeps {
   domain: string;

@@ -13,7 +13,7 @@
 // A changed ingestor keeps its socket — and its connections — unless its client or ON QUIESCE changed;
 // then the old listener closes and a new one binds (connections see a close and reconnect).
 import { isDeepStrictEqual } from 'node:util';
-import type { TransientError } from '../admin/backend.js';
+import type { TransientError } from '../core/status.js';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../runtime/topology.js';

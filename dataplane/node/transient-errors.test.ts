@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { Instant } from '../runtime/values.js';
+import { Instant } from '../core/values.js';
 import type { RoutingProblem } from '../sources/http/routing-table.js';
-import type { ListenerStatus } from '../sources/retrying-listener.js';
+import type { ListenerStatus } from '../net/retrying-listener.js';
 import { TransientErrors } from './transient-errors.js';
 
 describe('TransientErrors', () => {

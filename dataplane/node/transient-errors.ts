@@ -2,11 +2,11 @@
 // (from its first failed attempt until it runs), and a route the listener does not serve (a vhost's
 // certificate unavailable, a contested host and path: from the apply that first reported it until an apply
 // no longer does). Times come from the injected wall clock.
-import type { TransientError } from '../admin/backend.js';
-import type { ListenerStatus } from '../sources/retrying-listener.js';
+import type { TransientError } from '../core/status.js';
+import type { ListenerStatus } from '../net/retrying-listener.js';
 import type { RoutingProblem } from '../sources/http/routing-table.js';
 import type { ListenerName } from '../sources/http/telemetry.js';
-import type { Instant } from '../runtime/values.js';
+import type { Instant } from '../core/values.js';
 
 export class TransientErrors {
   readonly #now: () => Instant;

@@ -10,14 +10,14 @@
 // and logged as a message error of the route `CORRELATE WHERE`.
 import { CorrelatorEngine, type Side } from '../correlator/engine.js';
 import type { GraphCorrelator, GraphTimeoutAction } from '../graph/types.js';
-import type { Clock } from './clock.js';
-import { RecordError } from './errors.js';
-import { compileExpression } from './expressions.js';
-import type { Relay } from './relay.js';
-import { Route, type RouteContext } from './route.js';
-import { GraphBuildError, type ExpressionOptions } from './scope.js';
-import type { ComponentTelemetry } from './telemetry.js';
-import type { RecordValues } from './values.js';
+import type { Clock } from '../core/clock.js';
+import { RecordError } from '../core/errors.js';
+import { compileExpression } from '../expr/expressions.js';
+import type { Relay } from '../flow/relay.js';
+import { Route, type RouteContext } from '../flow/route.js';
+import { GraphBuildError, type ExpressionOptions } from '../expr/scope.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import type { RecordValues } from '../core/values.js';
 
 export interface CorrelatorContext {
   relays: ReadonlyMap<string, Relay>;

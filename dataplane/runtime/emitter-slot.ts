@@ -4,18 +4,18 @@
 // RETRY POLICY backoff, and holds the records it takes in a bounded queue (the oldest beyond it dropped
 // as `emitter_queue_full`, counted), then hands them over in order once the sender exists.
 import type { Logger } from 'pino';
-import type { TransientError } from '../admin/backend.js';
+import type { TransientError } from '../core/status.js';
 import type { Codec } from '../codecs/codec.js';
 import { SyslogEmitter, type EmitterStatus, type Resolver } from '../emitters/syslog-emitter.js';
 import type { GraphEmitter, GraphSyslogClient } from '../graph/types.js';
-import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
-import type { Clock, TimerHandle } from './clock.js';
-import type { HandleFailure } from './error-policy.js';
-import type { Relay } from './relay.js';
-import { readSyslogTls, type SyslogTlsFiles, type SyslogTlsProblem } from './syslog-tls-material.js';
-import type { ComponentTelemetry } from './telemetry.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.js';
-import { instantOf, type Instant, type RecordValues } from './values.js';
+import type { TlsMaterialSource } from '../net/tls-contexts.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { HandleFailure } from '../flow/error-policy.js';
+import type { Relay } from '../flow/relay.js';
+import { readSyslogTls, type SyslogTlsFiles, type SyslogTlsProblem } from '../net/syslog-tls-material.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../core/throttled-drops.js';
+import { instantOf, type Instant, type RecordValues } from '../core/values.js';
 
 /** Records held while the sender cannot be made (its TLS files failed). */
 const MAX_HELD_RECORDS = 10_000;

@@ -4,10 +4,10 @@
 // `input.` then has every field null. Fire-and-forget: `ingest` never throws and the promise it returns
 // for an asynchronous codec never rejects; callers may ignore it (tests await it).
 import type { Codec, DecodeResult } from '../codecs/codec.js';
-import { messageError } from './errors.js';
-import type { Route } from './route.js';
-import type { ComponentTelemetry } from './telemetry.js';
-import type { RecordValues, Value } from './values.js';
+import { messageError } from '../core/errors.js';
+import type { Route } from '../flow/route.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import type { RecordValues, Value } from '../core/values.js';
 
 export type IngestorKind = 'http-ingestor' | 'syslog-ingestor';
 

@@ -10,9 +10,9 @@ import {
 import { CODEC_FACTORIES } from '../codecs/codec.js';
 import { diffGraphs } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
-import { ManualClock } from './clock.js';
-import { parseRfc3339 } from './rfc3339.js';
-import { readCounter } from './telemetry.js';
+import { ManualClock } from '../core/clock.js';
+import { parseRfc3339 } from '../core/rfc3339.js';
+import { readCounter } from '../core/telemetry.js';
 import { buildTopology, type Topology } from './topology.js';
 
 const HTTP_METADATA = {

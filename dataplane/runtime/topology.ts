@@ -24,19 +24,19 @@ import type { Registry } from 'prom-client';
 import { createCodec, type Codec } from '../codecs/codec.js';
 import { isUnchanged, type ComponentRecord, type GraphDiff } from '../graph/diff.js';
 import type { Graph, GraphEmitter, GraphRoute, GraphSchema } from '../graph/types.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 import { CorrelatorNode } from './correlator-node.js';
 import { EmitterSlot } from './emitter-slot.js';
-import { compileErrorPolicy } from './error-policy.js';
+import { compileErrorPolicy } from '../flow/error-policy.js';
 import { Ingestor, type IngestorEntry, type IngestorKind } from './ingestor.js';
-import { Junction } from './junction.js';
-import { Relay, type RecordListener } from './relay.js';
-import { Route } from './route.js';
-import { GraphBuildError, type ExpressionOptions } from './scope.js';
+import { Junction } from '../flow/junction.js';
+import { Relay, type RecordListener } from '../flow/relay.js';
+import { Route } from '../flow/route.js';
+import { GraphBuildError, type ExpressionOptions } from '../expr/scope.js';
 import type { Resolver } from '../emitters/syslog-emitter.js';
-import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
-import { Telemetry, type ComponentKind, type ComponentTelemetry } from './telemetry.js';
-import { systemNow, type Instant } from './values.js';
+import type { TlsMaterialSource } from '../net/tls-contexts.js';
+import { Telemetry, type ComponentKind, type ComponentTelemetry } from '../core/telemetry.js';
+import { systemNow, type Instant } from '../core/values.js';
 
 export interface TopologyDeps {
   /** The node's registry: counters of every domain and every graph version land there. */

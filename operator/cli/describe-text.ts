@@ -1,6 +1,6 @@
 // DESCRIBE INGESTOR|EMITTER as text: what `streamroute describe …` and the DESCRIBE statement print. One
 // `key: value` line per fact, metrics and details indented beneath, so it reads well and greps well.
-import type { ComponentDescription } from '../../dataplane/admin/backend.js';
+import type { ComponentDescription } from '../../dataplane/core/status.js';
 
 export function describeText(description: ComponentDescription): string {
   const lines = [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { KubeApiError, type KubeApi } from '../../dataplane/kube/kube-api.js';
-import type { ListWatchHandlers, ListWatchOptions, runListWatch } from '../../dataplane/kube/list-watch.js';
-import { ManualClock } from '../../dataplane/runtime/clock.js';
+import { KubeApiError, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import type { ListWatchHandlers, ListWatchOptions, runListWatch } from '../../dataplane/kube-client/list-watch.js';
+import { ManualClock } from '../../dataplane/core/clock.js';
 import { GRAPH_KINDS } from '../api/index.js';
 import { cacheStreams, changedReportDomains, ClusterCache } from './cache.js';
 import type { ClusterObject } from './domain-snapshot.js';

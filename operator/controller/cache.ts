@@ -13,9 +13,9 @@ import {
   DATAPLANE_NODE_PLURAL,
   LABEL_RESOURCE,
 } from '../../dataplane/kube/contract.js';
-import { errorText, missingCrd, missingCrdText, type KubeApi } from '../../dataplane/kube/kube-api.js';
-import { runListWatch, type KubeObject } from '../../dataplane/kube/list-watch.js';
-import type { Clock } from '../../dataplane/runtime/clock.js';
+import { errorText, missingCrd, missingCrdText, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import { runListWatch, type KubeObject } from '../../dataplane/kube-client/list-watch.js';
+import type { Clock } from '../../dataplane/core/clock.js';
 import type { ClusterObject, DomainSnapshot } from './domain-snapshot.js';
 import type { ChangeReason } from './work-queue.js';
 

@@ -5,9 +5,9 @@
 // at once (a fence), so a replica that is no longer leader cannot publish.
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { errorText, type KubeApi, type RequestSpec } from '../../dataplane/kube/kube-api.js';
-import type { runListWatch } from '../../dataplane/kube/list-watch.js';
-import type { Clock } from '../../dataplane/runtime/clock.js';
+import { errorText, type KubeApi, type RequestSpec } from '../../dataplane/kube-client/kube-api.js';
+import type { runListWatch } from '../../dataplane/kube-client/list-watch.js';
+import type { Clock } from '../../dataplane/core/clock.js';
 import { LEASE_NAME } from '../../dataplane/kube/contract.js';
 import { ClusterCache } from './cache.js';
 import type { ReadyReport } from '../../dataplane/admin/health-server.js';

@@ -1,8 +1,8 @@
 // What the controller's runtime (informers, work queue) hands to one domain's reconcile, and what the
 // reconcile needs from it. The runtime owns caches and scheduling; reconcile owns decisions and writes.
-import type { KubeApi } from '../../dataplane/kube/kube-api.js';
-import type { KubeObject } from '../../dataplane/kube/list-watch.js';
-import type { Clock } from '../../dataplane/runtime/clock.js';
+import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import type { KubeObject } from '../../dataplane/kube-client/list-watch.js';
+import type { Clock } from '../../dataplane/core/clock.js';
 import type { Logger } from 'pino';
 
 /** A graph object as read from the API: apiVersion, kind, metadata, spec and status. */

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { corePath } from '../../dataplane/kube/contract.js';
-import { errorText, type KubeApi } from '../../dataplane/kube/kube-api.js';
+import { errorText, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { truncate } from './conditions.js';
 
 export const EVENT_COMPONENT = 'streamroute-operator';

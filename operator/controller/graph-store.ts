@@ -15,7 +15,7 @@ import {
   type GraphPointer,
 } from '../../dataplane/kube/contract.js';
 import type { ConfigMap } from '../../dataplane/kube/graph-configmap.js';
-import { isStatus, type KubeApi } from '../../dataplane/kube/kube-api.js';
+import { isStatus, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { decodeInputs, INPUTS_GZIP_KEY, type GraphInputs } from './graph-inputs.js';
 import { editIndex, type IndexEntry } from './graph-index.js';
 import { parsePointer, pointerData, type VersionHead } from './publish-decision.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { KubeApiError, type KubeApi, type RequestSpec } from '../../dataplane/kube/kube-api.js';
-import { ManualClock } from '../../dataplane/runtime/clock.js';
+import { KubeApiError, type KubeApi, type RequestSpec } from '../../dataplane/kube-client/kube-api.js';
+import { ManualClock } from '../../dataplane/core/clock.js';
 import {
   decideLease,
   defaultIdentity,

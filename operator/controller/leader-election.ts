@@ -7,8 +7,8 @@
 // within one retry period. The decision is a pure function; the loop around it is thin I/O.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { isStatus, type KubeApi } from '../../dataplane/kube/kube-api.js';
-import { sleep, type Clock, type TimerHandle } from '../../dataplane/runtime/clock.js';
+import { isStatus, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import { sleep, type Clock, type TimerHandle } from '../../dataplane/core/clock.js';
 
 export interface LeaseSpec {
   holderIdentity?: string;

@@ -9,7 +9,7 @@ import {
   graphConfigMapName,
   type GraphPointer,
 } from '../../dataplane/kube/contract.js';
-import { isStatus } from '../../dataplane/kube/kube-api.js';
+import { isStatus } from '../../dataplane/kube-client/kube-api.js';
 import { API_VERSION } from '../api/index.js';
 import { canonicalJson } from '../cli/node/canonical-json.js';
 import { compileDomain, prepareCompileAll } from '../compiler/index.js';

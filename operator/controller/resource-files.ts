@@ -9,7 +9,7 @@ import {
   LABEL_RESOURCE_VERSION,
   resourceFileKey,
 } from '../../dataplane/kube/contract.js';
-import type { KubeObject } from '../../dataplane/kube/list-watch.js';
+import type { KubeObject } from '../../dataplane/kube-client/list-watch.js';
 import type { ResourceFiles } from '../compiler/index.js';
 
 interface DataObject extends KubeObject {

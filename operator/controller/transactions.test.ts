@@ -4,7 +4,7 @@ import {
   ANNOTATION_TRANSACTION_MEMBERS,
   ANNOTATION_TRANSACTION_SIZE,
 } from '../../dataplane/kube/contract.js';
-import { ManualClock } from '../../dataplane/runtime/clock.js';
+import { ManualClock } from '../../dataplane/core/clock.js';
 import { NO_INPUTS } from './graph-inputs.js';
 import { cluster } from './test-fixtures.js';
 import { TRANSACTION_TIMEOUT_MS, TransactionTracker } from './transactions.js';

@@ -14,8 +14,8 @@ import {
   INDEX_NAME,
   LEASE_NAME,
 } from '../../dataplane/kube/contract.js';
-import { isStatus, type KubeApi } from '../../dataplane/kube/kube-api.js';
-import type { Clock } from '../../dataplane/runtime/clock.js';
+import { isStatus, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import type { Clock } from '../../dataplane/core/clock.js';
 
 export interface UninstallCleanupOptions {
   api: KubeApi;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../dataplane/runtime/clock.js';
+import { ManualClock } from '../../dataplane/core/clock.js';
 import { dueTime, retryDelay, WorkQueue, DEFAULT_DEBOUNCE, type ProcessResult } from './work-queue.js';
 
 /** A process function whose runs the test finishes by hand; records when each run started. */

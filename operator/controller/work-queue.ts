@@ -3,7 +3,7 @@
 // is never processed twice at once (a change during a run queues it again for after the run), and comes
 // back after `requeueAfterMs` or, when processing failed, after a capped doubling backoff. Time comes from
 // the injected Clock, so tests move it by hand.
-import type { Clock, TimerHandle } from '../../dataplane/runtime/clock.js';
+import type { Clock, TimerHandle } from '../../dataplane/core/clock.js';
 
 /** Why a key is queued: a change to its objects, or to the node reports that mention it. */
 export type ChangeReason = 'objects' | 'nodes';

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { DropOldestQueue } from '../../dataplane/admin/drop-oldest-queue.js';
 import { recordToJson } from '../../dataplane/admin/record-json.js';
 import { SubscriptionHub } from '../../dataplane/admin/subscription-hub.js';
-import { Instant, type RecordValues } from '../../dataplane/runtime/values.js';
+import { Instant, type RecordValues } from '../../dataplane/core/values.js';
 import { TestAdminBackend } from '../fixtures/admin-backend.js';
 import { startAdmin, StreamClient } from '../fixtures/admin-client.js';
 

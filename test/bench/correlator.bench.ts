@@ -3,7 +3,7 @@
 //     pairing with one of them (pending falls from 100k to 0). Matched pairs/s.
 //   - index, steady 100k: 100,000 left records wait; each step a right record pairs with a random one and a
 //     new left record arrives, so 100k stay pending. Pairs/s with both offers of a pair timed.
-//   - the same with WHERE compiled by the runtime (dataplane/runtime/expressions.ts), as a correlator runs it;
+//   - the same with WHERE compiled by the runtime (dataplane/expr/expressions.ts), as a correlator runs it;
 //   - baseline in the same run: the naive scan (the reference model of the property test) and the index
 //     on 1,000 pending records, the same workload as the first row.
 //   - memory per pending record: heap growth after GC when 100,000 records start waiting (the records
@@ -13,10 +13,10 @@
 //   npx tsx --expose-gc test/bench/correlator.bench.ts
 import { performance } from 'node:perf_hooks';
 import { CorrelatorEngine, type Side } from '../../dataplane/correlator/engine.js';
-import { systemClock } from '../../dataplane/runtime/clock.js';
+import { systemClock } from '../../dataplane/core/clock.js';
 import type { Expr } from '../../dataplane/graph/expression.js';
-import { compileExpression } from '../../dataplane/runtime/expressions.js';
-import { Instant, type RecordValues } from '../../dataplane/runtime/values.js';
+import { compileExpression } from '../../dataplane/expr/expressions.js';
+import { Instant, type RecordValues } from '../../dataplane/core/values.js';
 import { ReferenceCorrelator } from '../fixtures/correlator-reference.js';
 
 const WARM_UP = 3;

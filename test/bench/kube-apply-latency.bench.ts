@@ -8,7 +8,7 @@
 //   npm run build && npx tsx test/bench/kube-apply-latency.bench.ts
 import { request } from 'node:http';
 import { corePath, POINTER_NAME } from '../../dataplane/kube/contract.js';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { parseScript } from '../../operator/language/parse.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
 import { startKubeApiServer } from '../support/kube-apiserver.js';

@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { parseScript } from '../../operator/language/parse.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { corePath, customPath, POINTER_NAME } from '../../dataplane/kube/contract.js';
 import { startKubeApiServer } from '../support/kube-apiserver.js';
 import { createNamespace, installCrds, kubeClients, serverSideApply } from '../support/kube-client.js';

@@ -3,13 +3,13 @@
 // describe that reports every component Running. It speaks exactly the protocol a DaemonSet pod speaks to
 // the API server — one watch, immutable reads, rate-limited report writes — at a fraction of the cost.
 import { pino } from 'pino';
-import type { ComponentDescription, DescribedKind } from '../../dataplane/admin/backend.js';
+import type { ComponentDescription, DescribedKind } from '../../dataplane/core/status.js';
 import { GraphSync } from '../../dataplane/kube/graph-sync.js';
 import { watchIndex } from '../../dataplane/kube/index-watch.js';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { NodeReporter } from '../../dataplane/kube/node-reporter.js';
 import { ResourceCache } from '../../dataplane/kube/resource-versions.js';
-import { systemClock } from '../../dataplane/runtime/clock.js';
+import { systemClock } from '../../dataplane/core/clock.js';
 
 const silent = pino({ level: 'silent' });
 const now = (): string => new Date().toISOString();

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { Codec, DecodeResult } from '../../dataplane/codecs/codec.js';
 import { createSyslogCodecWith } from '../../dataplane/codecs/syslog/syslog-codec.js';
 import { SYSLOG_FIELD_SHAPES, SYSLOG_FIELDS } from '../../dataplane/graph/types.js';
-import { Instant, type RecordValues } from '../../dataplane/runtime/values.js';
+import { Instant, type RecordValues } from '../../dataplane/core/values.js';
 
 const WARM_UP = 3;
 const ROUNDS = 11;

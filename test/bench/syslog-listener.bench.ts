@@ -5,8 +5,8 @@
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { systemClock } from '../../dataplane/runtime/clock.js';
-import { Telemetry } from '../../dataplane/runtime/telemetry.js';
+import { systemClock } from '../../dataplane/core/clock.js';
+import { Telemetry } from '../../dataplane/core/telemetry.js';
 import { StreamFramer } from '../../dataplane/sources/syslog/stream-framer.js';
 import { createSyslogListener } from '../../dataplane/sources/syslog/syslog-listener.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { corePath, customPath } from '../../dataplane/kube/contract.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
 import { parseScript } from '../../operator/language/parse.js';

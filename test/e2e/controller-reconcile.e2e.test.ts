@@ -14,9 +14,9 @@ import {
   customPath,
 } from '../../dataplane/kube/contract.js';
 import { decodeGraphConfigMap, decodeIndex, type ConfigMap } from '../../dataplane/kube/graph-configmap.js';
-import { isStatus, KubeApi } from '../../dataplane/kube/kube-api.js';
+import { isStatus, KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ManualClock } from '../../dataplane/runtime/clock.js';
+import { ManualClock } from '../../dataplane/core/clock.js';
 import { GRAPH_KINDS } from '../../operator/api/index.js';
 import type {
   ClusterObject,

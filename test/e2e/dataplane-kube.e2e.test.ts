@@ -16,9 +16,9 @@ import {
   type GraphIndex,
 } from '../../dataplane/kube/contract.js';
 import { sha256Hex } from '../../dataplane/kube/graph-configmap.js';
-import { isStatus, KubeApi } from '../../dataplane/kube/kube-api.js';
+import { isStatus, KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { NodeReportStatus } from '../../dataplane/kube/node-report.js';
-import { startDataplane, type RunningDataplane } from '../../dataplane/main.js';
+import { startDataplane, type RunningDataplane } from '../../dataplane/kube/main.js';
 import { StreamClient } from '../fixtures/admin-client.js';
 import { graphFromStatements, memoryLogger, type LogLine } from '../fixtures/graph-from-statements.js';
 import { requireKubeOrSkip, sharedKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';

@@ -6,7 +6,7 @@
 // restarts of the operator, a node and the API server, and a leader handover.
 import assert from 'node:assert/strict';
 import { Socket } from 'node:net';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import {
   corePath,
   customPath,

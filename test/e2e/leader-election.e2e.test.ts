@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
-import { systemClock } from '../../dataplane/runtime/clock.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import { systemClock } from '../../dataplane/core/clock.js';
 import { LeaderElector, type Lease } from '../../operator/controller/leader-election.js';
 import { requireKubeOrSkip, sharedKubeApiServer } from '../support/kube-apiserver.js';
 

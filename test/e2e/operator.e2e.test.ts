@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { corePath, customPath, POINTER_NAME } from '../../dataplane/kube/contract.js';
-import { KubeApi } from '../../dataplane/kube/kube-api.js';
+import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { Lease } from '../../operator/controller/leader-election.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
 import { parseScript } from '../../operator/language/parse.js';

@@ -10,8 +10,8 @@ import {
   INDEX_NAME,
   LEASE_NAME,
 } from '../../dataplane/kube/contract.js';
-import { isStatus, KubeApi } from '../../dataplane/kube/kube-api.js';
-import { systemClock } from '../../dataplane/runtime/clock.js';
+import { isStatus, KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import { systemClock } from '../../dataplane/core/clock.js';
 import { cleanUpAfterUninstall } from '../../operator/controller/uninstall-cleanup.js';
 import { memoryLogger } from '../fixtures/graph-from-statements.js';
 import { requireKubeOrSkip, startKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';

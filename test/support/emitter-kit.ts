@@ -9,10 +9,10 @@ import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Codec } from '../../dataplane/codecs/codec.js';
 import type { GraphEmitter, GraphSyslogClient } from '../../dataplane/graph/types.js';
-import { ManualClock, type Clock } from '../../dataplane/runtime/clock.js';
-import type { Failure } from '../../dataplane/runtime/error-policy.js';
-import { readCounter, Telemetry } from '../../dataplane/runtime/telemetry.js';
-import type { RecordValues } from '../../dataplane/runtime/values.js';
+import { ManualClock, type Clock } from '../../dataplane/core/clock.js';
+import type { Failure } from '../../dataplane/flow/error-policy.js';
+import { readCounter, Telemetry } from '../../dataplane/core/telemetry.js';
+import type { RecordValues } from '../../dataplane/core/values.js';
 import { SyslogEmitter, type SyslogEmitterOptions } from '../../dataplane/emitters/syslog-emitter.js';
 
 /** Polls `check` every few milliseconds until it holds; fails after `timeoutMs` naming `what`. */

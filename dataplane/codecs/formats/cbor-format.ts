@@ -1,7 +1,7 @@
 // CBOR payloads (RFC 8949): one data item per payload, read by cbor-reader.ts and written by
 // cbor-writer.ts (maps with text keys, integers as CBOR integers, beyond 64 bits as tag 2/3 bignums, other
 // numbers as doubles). Decisions: docs/codec-formats.md ("CBOR").
-import { messageError } from '../../runtime/errors.js';
+import { messageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { isWellFormed } from '../well-formed-text.js';
 import { cborViewText } from './cbor-reader.js';

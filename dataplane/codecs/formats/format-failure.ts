@@ -2,7 +2,7 @@
 // error for the payload, and the format's read or write returns it. Anything else thrown inside a library
 // is turned into a message error by `guarded`, so a format never throws. Positions are given as a line and
 // column (text formats), a byte offset (CBOR) or a key path (values), never as payload content.
-import { messageError, quoteName, type MessageError, type MessageErrorCode } from '../../runtime/errors.js';
+import { messageError, quoteName, type MessageError, type MessageErrorCode } from '../../core/errors.js';
 
 export class FormatFailure extends Error {
   constructor(readonly error: MessageError) {

@@ -2,7 +2,7 @@
 // already JSON view text, so numbers keep every digit without being parsed again. `JSON.parse` only
 // decides validity (V8's native parser is the fastest check we have); when it refuses, json-syntax.ts
 // says where and what was expected. Decisions: docs/codec-formats.md ("JSON").
-import { messageError } from '../../runtime/errors.js';
+import { messageError } from '../../core/errors.js';
 import { toJsonText, type JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';

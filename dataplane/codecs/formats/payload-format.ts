@@ -2,7 +2,7 @@
 // the JSON view(s) the ON INGESTION program reads, and how the value the ON EMITTING program yields becomes
 // bytes again. Formats never throw for bad input: one message error names what failed and where (a line,
 // an offset, a key), never a value from the payload.
-import type { MessageError } from '../../runtime/errors.js';
+import type { MessageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 
 export type ReadResult = { inputs: string[] } | { error: MessageError };

@@ -3,7 +3,7 @@
 // no null anywhere (TOML has none); integers must fit I64 ∪ U64. Strings are written as strings, even
 // when they hold a date. Decisions: docs/codec-formats.md ("TOML").
 import { tomlLibrary } from './format-libraries.js';
-import { messageError } from '../../runtime/errors.js';
+import { messageError } from '../../core/errors.js';
 import { jsonKind } from '../json-kind.js';
 import type { JsonValue } from '../json-value.js';
 import { isWellFormed } from '../well-formed-text.js';

@@ -4,7 +4,7 @@
 // (fast-xml-parser's validator), then parses in document order with every value left as text (no number
 // or boolean coercion) and maps the tree with xml-view.ts. Writing is xml-write.ts. Decisions:
 // docs/decisions/0010-xml-json-view.md, docs/codec-formats.md.
-import { messageError } from '../../runtime/errors.js';
+import { messageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
 import { xmlLibrary } from './format-libraries.js';

@@ -5,7 +5,7 @@
 // A payload may hold at most YAML_MAX_DOCUMENTS documents (yaml-markers.ts, before any parsing).
 // The walk to view text is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
 import type { DocumentOptions, ErrorCode, ParseOptions, SchemaOptions, YAMLError } from 'yaml';
-import { messageError } from '../../runtime/errors.js';
+import { messageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
 import { yamlLibrary } from './format-libraries.js';

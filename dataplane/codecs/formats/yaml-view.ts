@@ -6,7 +6,7 @@
 //   are a duplicate; a collection as a key has no JSON view;
 // - `.inf`/`.nan` become "Infinity"/"NaN" strings, !!binary standard base64 text.
 import type { Alias, Document, Node, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { quoteName, type MessageErrorCode } from '../../runtime/errors.js';
+import { quoteName, type MessageErrorCode } from '../../core/errors.js';
 import { fail } from './format-failure.js';
 import { yamlLibrary } from './format-libraries.js';
 import { MAX_DEPTH, YAML_MAX_ALIAS_NODES, YAML_MAX_ALIAS_TEXT } from './format-limits.js';

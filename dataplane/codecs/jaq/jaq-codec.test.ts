@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FieldType } from '../../graph/field-types.js';
 import type { GraphCodec, GraphSchema, JaqFormat } from '../../graph/types.js';
-import { Instant, type RecordValues } from '../../runtime/values.js';
+import { Instant, type RecordValues } from '../../core/values.js';
 import type { Codec, DecodeResult, EncodeResult } from '../codec.js';
 import { jaqCodec } from './jaq-codec.js';
 import { JaqPool } from './jaq-pool.js';

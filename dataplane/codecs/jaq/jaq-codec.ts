@@ -3,7 +3,7 @@
 // program turns the inputs into records; with an emitting program a record becomes one value the format
 // writes. Format and program are independent, so the same codec serves HTTP bodies and syslog frames.
 import type { GraphCodec, GraphSchema } from '../../graph/types.js';
-import type { RecordValues } from '../../runtime/values.js';
+import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';
 import { PAYLOAD_FORMATS } from '../formats/index.js';
 import type { PayloadFormat } from '../formats/payload-format.js';

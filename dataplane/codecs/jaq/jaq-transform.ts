@@ -3,8 +3,8 @@
 // whole, spec §2.3), ON EMITTING turns a record into exactly one value for the format to write. Both run
 // on the node's JAQ pool and never reject.
 import type { GraphSchema } from '../../graph/types.js';
-import { messageError, type MessageError } from '../../runtime/errors.js';
-import type { RecordValues } from '../../runtime/values.js';
+import { messageError, type MessageError } from '../../core/errors.js';
+import type { RecordValues } from '../../core/values.js';
 import type { DecodeResult } from '../codec.js';
 import { toJsonText, type JsonValue } from '../json-value.js';
 import type { JaqPool } from './jaq-pool.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FieldType } from '../../graph/field-types.js';
 import type { GraphSchema } from '../../graph/types.js';
-import { Instant } from '../../runtime/values.js';
+import { Instant } from '../../core/values.js';
 import type { JsonValue } from '../json-value.js';
 import { recordView, ViewReader } from './view-records.js';
 

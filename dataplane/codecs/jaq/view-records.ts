@@ -13,10 +13,10 @@
 //   BYTES             standard base64 text                   standard base64 text
 import { isIntegerType } from '../../graph/field-types.js';
 import type { GraphField, GraphSchema } from '../../graph/types.js';
-import { integerInto } from '../../runtime/convert.js';
-import { RecordError, messageError, quoteName, type MessageError } from '../../runtime/errors.js';
-import { parseRfc3339 } from '../../runtime/rfc3339.js';
-import { Instant, type RecordValues, type Value } from '../../runtime/values.js';
+import { integerInto } from '../../expr/convert.js';
+import { RecordError, messageError, quoteName, type MessageError } from '../../core/errors.js';
+import { parseRfc3339 } from '../../core/rfc3339.js';
+import { Instant, type RecordValues, type Value } from '../../core/values.js';
 import { jsonKind } from '../json-kind.js';
 import type { JsonObject, JsonValue } from '../json-value.js';
 

@@ -4,7 +4,7 @@
 // fraction, an unknown enum name, text that is not base64 — each is one message error (SR3008) naming the
 // field path and the expected type. Null means "not set". Fields go on the wire in the order of the keys.
 import type protobuf from 'protobufjs';
-import { type MessageError, messageError, quoteName } from '../../runtime/errors.js';
+import { type MessageError, messageError, quoteName } from '../../core/errors.js';
 import { jsonKind } from '../json-kind.js';
 import type { JsonObject, JsonValue } from '../json-value.js';
 import { Shape, planFor, type FieldPlan, type MessagePlan, type ValuePlan } from './message-plan.js';

@@ -4,7 +4,7 @@
 // "NaN"/"Infinity"/"-Infinity", maps as objects, defaults for fields without presence. The text is written
 // while the wire is walked (read-message.ts); there is no message object in between.
 import type protobuf from 'protobufjs';
-import { type MessageError, messageError } from '../../runtime/errors.js';
+import { type MessageError, messageError } from '../../core/errors.js';
 import { planFor } from './message-plan.js';
 import { PathError } from './path-error.js';
 import { readMessage } from './read-message.js';

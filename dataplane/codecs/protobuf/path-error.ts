@@ -1,7 +1,7 @@
 // A failure deep inside a message, carried up to the entry point, which turns it into one message error.
 // Each level the failure passes through puts its field name in front, so the reason names the whole path
 // (`items[2].price.units`) without the hot path keeping one. Reasons name fields and types, never values.
-import { messageError, type MessageError, type MessageErrorCode } from '../../runtime/errors.js';
+import { messageError, type MessageError, type MessageErrorCode } from '../../core/errors.js';
 
 export class PathError extends Error {
   /** Field names, outermost first; an element of a repeated field is `name[n]` or a segment `[n]`. */

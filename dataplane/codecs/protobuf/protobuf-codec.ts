@@ -4,7 +4,7 @@
 // program, the value it yields is written back as the message (from-json-view.ts). The compiler resolved
 // the files into the Graph's descriptor, so nothing here reads a resource.
 import type { GraphCodec, GraphSchema } from '../../graph/types.js';
-import type { RecordValues } from '../../runtime/values.js';
+import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';
 import { sharedJaqPool, type JaqPool } from '../jaq/jaq-pool.js';
 import { EmittingProgram, IngestionProgram } from '../jaq/jaq-transform.js';

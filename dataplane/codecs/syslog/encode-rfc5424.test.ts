@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Instant, type RecordValues } from '../../runtime/values.js';
+import { Instant, type RecordValues } from '../../core/values.js';
 import { encodedText, syslogCodec } from '../../../test/fixtures/syslog-codec.js';
 
 const AT = (text: string, nanos = 0n) => new Instant(BigInt(Date.parse(text)) * 1_000_000n + nanos);

@@ -10,8 +10,8 @@
 // timestamp outside the years 0000–9999, and a message that starts with U+FEFF (it would be read as the
 // BOM that the spec forbids, and dropped on decoding).
 import type { SyslogField } from '../../graph/types.js';
-import { messageError } from '../../runtime/errors.js';
-import { Instant, type RecordValues, type Value } from '../../runtime/values.js';
+import { messageError } from '../../core/errors.js';
+import { Instant, type RecordValues, type Value } from '../../core/values.js';
 import type { EncodeResult } from '../codec.js';
 import { isWellFormed } from '../well-formed-text.js';
 import { RFC5424_HEADER_MAX } from './rfc5424.js';

@@ -7,7 +7,7 @@
 // RFC 5424 asks senders for upper case); a fraction may have any number of digits, and digits past the
 // ninth are truncated (RFC 5424 allows six; senders send nine and more); a leap second (`:60`, which
 // RFC 5424 forbids) is not a timestamp. The text ends at SP or at the end of the payload.
-import { daysFromCivil } from '../../runtime/rfc3339.js';
+import { daysFromCivil } from '../../core/rfc3339.js';
 import { COLON, DASH, DOT, SP, digitRun, digits, fractionNanos, type SyslogScan } from './syslog-scan.js';
 
 const T_UPPER = 0x54;

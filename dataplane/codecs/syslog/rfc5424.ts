@@ -7,7 +7,7 @@
 // message error (SR3021–SR3024). Two sender habits are accepted (docs/codecs-syslog.md): no
 // STRUCTURED-DATA at all (MSG follows MSGID's SP directly), and a UTF-8 BOM before MSG (dropped).
 import type { SyslogField } from '../../graph/types.js';
-import { messageError, type MessageError } from '../../runtime/errors.js';
+import { messageError, type MessageError } from '../../core/errors.js';
 import { readRfc3339 } from './rfc3339-bytes.js';
 import type { StructuredDataScanner } from './structured-data.js';
 import {

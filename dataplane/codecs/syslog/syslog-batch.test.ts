@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decoded, syslogCodec, view } from '../../../test/fixtures/syslog-codec.js';
-import { Instant, type RecordValues } from '../../runtime/values.js';
+import { Instant, type RecordValues } from '../../core/values.js';
 import type { Codec, EncodeResult } from '../codec.js';
 import { batchRecord, encodeSyslogBatch, type SyslogBatchResult } from './syslog-batch.js';
 

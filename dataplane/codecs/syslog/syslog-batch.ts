@@ -14,9 +14,9 @@
 // message, parses MSG as JSON and decodes every string with the same SYSLOG decoder. A member that does
 // not encode is left out and reported (`failed`) so that the emitter can hand it to ON MESSAGE ERROR and
 // batch the rest.
-import type { MessageError } from '../../runtime/errors.js';
-import { messageError } from '../../runtime/errors.js';
-import { Instant, type RecordValues, type Value } from '../../runtime/values.js';
+import type { MessageError } from '../../core/errors.js';
+import { messageError } from '../../core/errors.js';
+import { Instant, type RecordValues, type Value } from '../../core/values.js';
 import type { Codec, EncodeResult } from '../codec.js';
 
 /** One member already encoded: its record (for the shared header) and its complete RFC 5424 message. */

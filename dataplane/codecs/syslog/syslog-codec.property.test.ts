@@ -3,7 +3,7 @@
 // and every record the decoder produces encodes again (but for the documented exceptions).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Instant, type RecordValues } from '../../runtime/values.js';
+import { Instant, type RecordValues } from '../../core/values.js';
 import { bytesOf, decodeWith, syslogCodec, view } from '../../../test/fixtures/syslog-codec.js';
 
 const codec = syslogCodec();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { GraphCodec } from '../../graph/types.js';
-import { ManualClock } from '../../runtime/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import { createCodec } from '../codec.js';
 import {
   bytesOf,

@@ -13,9 +13,9 @@ import {
   type GraphSchema,
   type SyslogField,
 } from '../../graph/types.js';
-import { messageError } from '../../runtime/errors.js';
-import { readingLiteral } from '../../runtime/record-literal.js';
-import type { RecordValues } from '../../runtime/values.js';
+import { messageError } from '../../core/errors.js';
+import { readingLiteral } from '../../core/record-literal.js';
+import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';
 import { Rfc5424Encoder } from './encode-rfc5424.js';
 import { FIELD_READERS } from './syslog-fields.js';

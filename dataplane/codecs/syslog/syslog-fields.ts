@@ -8,7 +8,7 @@
 // rather than a fatal TextDecoder (which would check the bytes a second time, at about twice the cost),
 // and the printable US-ASCII header fields through a small cache of the values last seen (ascii-cache.ts).
 import type { SyslogField } from '../../graph/types.js';
-import { Instant, type Value } from '../../runtime/values.js';
+import { Instant, type Value } from '../../core/values.js';
 import { AsciiCache } from './ascii-cache.js';
 import {
   APP_NAME,

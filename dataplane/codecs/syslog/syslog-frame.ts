@@ -5,7 +5,7 @@
 //   - an unparseable PRI (`<013>`, `<192>`, `<abc>`, `<` without `>`): priority 13, and the whole frame is
 //     the message, every other field null, since nothing after a broken PRI can be trusted to be a header;
 //   - `<PRI>` followed by a version other than `1 ` is RFC 3164 (RFC 5424 has only version 1).
-import type { MessageError } from '../../runtime/errors.js';
+import type { MessageError } from '../../core/errors.js';
 import { readPri } from './pri.js';
 import { scanRfc3164 } from './rfc3164.js';
 import { scanRfc5424 } from './rfc5424.js';

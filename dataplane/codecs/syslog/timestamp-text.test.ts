@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Instant } from '../../runtime/values.js';
+import { Instant } from '../../core/values.js';
 import { timestampText } from './timestamp-text.js';
 
 const at = (nanos: bigint) => timestampText(new Instant(nanos));

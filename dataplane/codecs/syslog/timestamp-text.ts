@@ -1,7 +1,7 @@
 // A DATETIME as an RFC 5424 TIMESTAMP (spec §2.9 encoding rule 3): UTC, the nanoseconds truncated to at
 // most six fractional digits (RFC 5424 §6.2.3 allows six), trailing zeros omitted, no fraction for a whole
 // second: 2003-10-11T22:14:15.003Z. Years outside 0000–9999 have no RFC 3339 form.
-import type { Instant } from '../../runtime/values.js';
+import type { Instant } from '../../core/values.js';
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 /** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z in epoch seconds. */

@@ -1,6 +1,6 @@
 // Configuration of HTTP ingestion: the node's startup options and the server limits (validated, pure).
 import { isIP } from 'node:net';
-import type { ListenAddress } from '../retrying-listener.js';
+import type { ListenAddress } from '../../net/retrying-listener.js';
 
 /** Spec §1.5. */
 export const DEFAULT_HTTP_LISTEN_ADDR = '0.0.0.0:8080';

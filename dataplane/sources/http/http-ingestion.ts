@@ -6,19 +6,19 @@
 import { createServer as createHttpServer, type Server as HttpServer, type ServerOptions } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { SecureContext } from 'node:tls';
-import { systemClock, type Clock } from '../../runtime/clock.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import {
   RetryingListener,
   type ListenAddress,
   type ListenerStatus,
   type RetryPolicy,
-} from '../retrying-listener.js';
+} from '../../net/retrying-listener.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config.js';
 import { IngestHandler } from './ingest-handler.js';
 import { buildRoutingTables, type RoutingProblem } from './routing-table.js';
 import type { HttpRoute } from './target.js';
 import type { HttpTelemetry, ListenerName } from './telemetry.js';
-import type { TlsMaterialSource } from './tls-contexts.js';
+import type { TlsMaterialSource } from '../../net/tls-contexts.js';
 
 export interface HttpIngestionOptions {
   httpAddress: ListenAddress;

@@ -13,7 +13,7 @@ import {
 } from '../../../test/fixtures/http-ingestion.js';
 import { makeSelfSignedCert, type TestCert } from '../../../test/support/openssl.js';
 import { RawConnection, waitFor } from '../../../test/support/raw-http.js';
-import type { HttpTls } from './target.js';
+import type { HttpTls } from '../../net/tls-contexts.js';
 
 const file = (resource: string, name: string, version = 1): MountedFile => ({
   resource,

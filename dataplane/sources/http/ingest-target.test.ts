@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { memoryLogger } from '../../../test/fixtures/graph-from-statements.js';
 import { ingestorDrops, silentTelemetry } from '../../../test/fixtures/http-ingestion.js';
-import { ManualClock } from '../../runtime/clock.js';
-import { readCounter, Telemetry } from '../../runtime/telemetry.js';
+import { ManualClock } from '../../core/clock.js';
+import { readCounter, Telemetry } from '../../core/telemetry.js';
 import { createIngestTarget, httpBufferingPolicy } from './ingest-target.js';
 import { httpRouteOf, type HttpMetadata } from './target.js';
 

@@ -6,10 +6,10 @@
 // they are logged per reason at most once per interval (ThrottledDrops), not a line per body, since a
 // busy ingestor can drop thousands of bodies while it is quiesced.
 import type { GraphHttpIngestor } from '../../graph/types.js';
-import { systemClock, type Clock } from '../../runtime/clock.js';
-import type { ComponentTelemetry } from '../../runtime/telemetry.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../runtime/throttled-drops.js';
-import type { Value } from '../../runtime/values.js';
+import { systemClock, type Clock } from '../../core/clock.js';
+import type { ComponentTelemetry } from '../../core/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../core/throttled-drops.js';
+import type { Value } from '../../core/values.js';
 import {
   QuiesceBuffer,
   type BufferingPolicy,

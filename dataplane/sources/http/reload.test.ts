@@ -9,7 +9,7 @@ import {
   type RunningIngestion,
 } from '../../../test/fixtures/http-ingestion.js';
 import { RawConnection, waitFor } from '../../../test/support/raw-http.js';
-import { readCounter } from '../../runtime/telemetry.js';
+import { readCounter } from '../../core/telemetry.js';
 import { createIngestTarget } from './ingest-target.js';
 
 /** `streamroute_drops_total` of ingestor `name` (domain `d`) by reason, reasons with none left out. */

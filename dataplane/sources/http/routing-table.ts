@@ -7,13 +7,14 @@
 // that loses and keeps serving everything else. The route given first keeps a contested host and path.
 import type { SecureContext } from 'node:tls';
 import { normalizeHost } from './request-target.js';
-import type { HttpRoute, HttpTarget, HttpTls } from './target.js';
+import type { HttpRoute, HttpTarget } from './target.js';
+import type { HttpTls } from '../../net/tls-contexts.js';
 import {
   buildTlsContext,
   tlsMaterialKey,
   type TlsContextResult,
   type TlsMaterialSource,
-} from './tls-contexts.js';
+} from '../../net/tls-contexts.js';
 
 export type RouteLookup = HttpTarget | 'unknown_host' | 'unknown_path';
 

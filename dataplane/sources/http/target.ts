@@ -2,7 +2,8 @@
 // of codecs or relays: a target is anything with a name, a body limit and a fire-and-forget `deliver`
 // (the runtime's ingestor entry, wrapped for ON QUIESCE by `createIngestTarget`).
 import type { GraphHttpIngestor } from '../../graph/types.js';
-import type { Value } from '../../runtime/values.js';
+import type { Value } from '../../core/values.js';
+import type { HttpTls } from '../../net/tls-contexts.js';
 
 /** `metadata.*` of an HTTP ingestor's routes (docs/compiler.md, "Scopes"). */
 export type HttpMetadata = {
@@ -27,9 +28,6 @@ export interface HttpTarget {
    */
   deliver(body: Uint8Array, metadata: HttpMetadata): void;
 }
-
-/** TLS of a vhost: a Secret (Kubernetes) or files of a mounted resource version. */
-export type HttpTls = NonNullable<GraphHttpIngestor['tls']>;
 
 export interface HttpRoute {
   /** The graph domain of the target: its TLS files and Secrets are that domain's. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { readCounter } from '../../runtime/telemetry.js';
+import { readCounter } from '../../core/telemetry.js';
 import { registerListenerMetrics } from './listener-metrics.js';
 import { emptyStats } from './listener-stats.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
-import { ManualClock } from '../../runtime/clock.js';
-import type { ListenerStatus } from '../retrying-listener.js';
+import { ManualClock } from '../../core/clock.js';
+import type { ListenerStatus } from '../../net/retrying-listener.js';
 import {
   closed,
   logText,

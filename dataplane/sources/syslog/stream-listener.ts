@@ -12,7 +12,7 @@
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../core/clock.js';
 import {
   formatAddress,
   RetryingListener,
@@ -20,11 +20,11 @@ import {
   type ListenerHooks,
   type ListenerStatus,
   type RetryPolicy,
-} from '../retrying-listener.js';
+} from '../../net/retrying-listener.js';
 import { countClosed, type SyslogListenerStats } from './listener-stats.js';
 import { StreamFramer } from './stream-framer.js';
 import type { SyslogIntake, SyslogMetadata } from './syslog-intake.js';
-import { errorCode } from '../../runtime/error-code.js';
+import { errorCode } from '../../core/error-code.js';
 
 export interface SyslogTlsMaterial {
   cert: Buffer;

@@ -12,10 +12,10 @@
 // try; only an asynchronous one is tracked.
 import type { Logger } from 'pino';
 import type { GraphQuiesce } from '../../graph/types.js';
-import type { Clock } from '../../runtime/clock.js';
-import type { ComponentTelemetry } from '../../runtime/telemetry.js';
-import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../runtime/throttled-drops.js';
-import type { Value } from '../../runtime/values.js';
+import type { Clock } from '../../core/clock.js';
+import type { ComponentTelemetry } from '../../core/telemetry.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../core/throttled-drops.js';
+import type { Value } from '../../core/values.js';
 import { QuiesceBuffer, type QuiesceDropReason } from '../quiesce-buffer.js';
 
 export type SyslogMetadata = Readonly<Record<string, Value>>;

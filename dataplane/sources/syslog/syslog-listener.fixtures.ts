@@ -7,9 +7,9 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { waitFor } from '../../../test/support/raw-http.js';
-import { systemClock } from '../../runtime/clock.js';
-import { readCounter, Telemetry, type ComponentTelemetry } from '../../runtime/telemetry.js';
-import type { Value } from '../../runtime/values.js';
+import { systemClock } from '../../core/clock.js';
+import { readCounter, Telemetry, type ComponentTelemetry } from '../../core/telemetry.js';
+import type { Value } from '../../core/values.js';
 import { createSyslogListener, type SyslogListener, type SyslogListenerOptions } from './syslog-listener.js';
 
 export { waitFor };

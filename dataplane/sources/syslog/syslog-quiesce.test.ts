@@ -217,7 +217,7 @@ describe('syslog listener ON QUIESCE', () => {
     const socket = await tcpTo(harness.port);
     await written(socket, '<13>a\n<13>b\n<13>c\n');
     await waitFor(() => calls === 3);
-    const { readCounter } = await import('../../runtime/telemetry.js');
+    const { readCounter } = await import('../../core/telemetry.js');
     await waitFor(
       async () =>
         (await readCounter(harness!.registry, 'streamroute_general_errors_total', {

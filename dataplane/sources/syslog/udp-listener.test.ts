@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSocket, type Socket as DgramSocket } from 'node:dgram';
-import { ManualClock } from '../../runtime/clock.js';
+import { ManualClock } from '../../core/clock.js';
 import {
   logText,
   send,

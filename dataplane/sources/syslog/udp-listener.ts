@@ -12,15 +12,15 @@ import { createSocket, type RemoteInfo, type Socket as DgramSocket } from 'node:
 import { EventEmitter } from 'node:events';
 import type { AddressInfo, Server } from 'node:net';
 import type { Logger } from 'pino';
-import type { Clock } from '../../runtime/clock.js';
-import type { ComponentTelemetry } from '../../runtime/telemetry.js';
+import type { Clock } from '../../core/clock.js';
+import type { ComponentTelemetry } from '../../core/telemetry.js';
 import {
   RetryingListener,
   type ListenAddress,
   type ListenerHooks,
   type ListenerStatus,
   type RetryPolicy,
-} from '../retrying-listener.js';
+} from '../../net/retrying-listener.js';
 import type { SyslogListenerStats } from './listener-stats.js';
 import { peerOf } from './stream-listener.js';
 import type { SyslogIntake, SyslogMetadata } from './syslog-intake.js';

@@ -1,7 +1,7 @@
 // Command-line values of the node commands, checked as commander parses them (a bad one is exit 2 with
 // the reason): names are statement identifiers, mapped as statements map them.
 import { InvalidArgumentError } from 'commander';
-import type { DescribedKind } from '../../../dataplane/admin/backend.js';
+import type { DescribedKind } from '../../../dataplane/core/status.js';
 import { identifierToName } from '../../api/names.js';
 import { domainProblem, parseServer, type Server } from './endpoint.js';
 

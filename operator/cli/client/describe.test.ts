@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ComponentDescription } from '../../../dataplane/admin/backend.js';
+import type { ComponentDescription } from '../../../dataplane/core/status.js';
 import {
   CapturedOutput,
   replyJson,

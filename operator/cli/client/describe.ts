@@ -1,6 +1,6 @@
 // `streamroute [-d DOMAIN] describe ingestor|emitter <name> [--json]`: the runtime state of one component
 // on the node, as the DESCRIBE statement prints it (describeText), or the node's JSON as it came.
-import type { DescribedKind } from '../../../dataplane/admin/backend.js';
+import type { DescribedKind } from '../../../dataplane/core/status.js';
 import { describeText } from '../describe-text.js';
 import { EXIT, type Output } from '../report.js';
 import { domainUrl, type NodeTarget } from './endpoint.js';

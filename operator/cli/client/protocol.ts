@@ -1,6 +1,6 @@
 // The node's statement and admin protocol as the client sees it, and checks that a reply has its shape.
 // A reply that does not is not the protocol (exit 3), so nothing further down guesses at fields.
-import type { ComponentDescription } from '../../../dataplane/admin/backend.js';
+import type { ComponentDescription } from '../../../dataplane/core/status.js';
 import type { StatementReply, WireStatementRequest } from '../node/protocol.js';
 
 // One shape for both sides: the wire types live with the node (operator/cli/node/protocol.ts).

@@ -9,7 +9,7 @@ import {
   DEFAULT_HTTPS_LISTEN_ADDR,
   parseListenAddr,
 } from '../../../dataplane/sources/http/config.js';
-import type { ListenAddress } from '../../../dataplane/sources/retrying-listener.js';
+import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
 import { UsageError } from '../client/errors.js';
 import { untilInterrupted } from '../client/interrupt.js';
 import { startEmbeddedNode, type EmbeddedNode, type EmbeddedNodeOptions } from '../embedded-node.js';

@@ -3,7 +3,7 @@
 // the operator points the pointer and the index at N and publishes newer versions only as history.
 // `--unpin` removes the pin (decision 0015).
 import { POINTER_NAME, corePath, graphConfigMapName } from '../../../dataplane/kube/contract.js';
-import { isStatus } from '../../../dataplane/kube/kube-api.js';
+import { isStatus } from '../../../dataplane/kube-client/kube-api.js';
 import { EXIT, type Output } from '../report.js';
 import { apiFailureText, clusterCall, type Cluster } from '../kube/cluster-target.js';
 

@@ -3,8 +3,8 @@
 // uninstall-cleanup.ts says which, and what is kept). Exit 0 when done, 3 when the API cannot be reached.
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { KubeApi, errorText } from '../../../dataplane/kube/kube-api.js';
-import { systemClock } from '../../../dataplane/runtime/clock.js';
+import { KubeApi, errorText } from '../../../dataplane/kube-client/kube-api.js';
+import { systemClock } from '../../../dataplane/core/clock.js';
 import { cleanUpAfterUninstall } from '../../controller/uninstall-cleanup.js';
 import { EXIT, type Output } from '../report.js';
 

@@ -7,7 +7,7 @@ import { pluralOf } from '../../controller/cluster-objects.js';
 import type { ObjectKey } from '../../compiler/diagnostic.js';
 import { identifier } from '../../language/print-literals.js';
 import { FIELD_MANAGER, corePath, customPath } from '../../../dataplane/kube/contract.js';
-import { isStatus, type KubeApi } from '../../../dataplane/kube/kube-api.js';
+import { isStatus, type KubeApi } from '../../../dataplane/kube-client/kube-api.js';
 import { KIND_WORDS } from '../node/statement-tag.js';
 import { canonicalJson } from '../node/canonical-json.js';
 import { idOf, type ListedObject } from './cluster-objects.js';

@@ -5,7 +5,7 @@
 import { GRAPH_KINDS, isGraphKind, type GraphObject } from '../../api/index.js';
 import { objectKeyString } from '../../compiler/diagnostic.js';
 import { LABEL_RESOURCE, corePath, customPath } from '../../../dataplane/kube/contract.js';
-import type { KubeApi } from '../../../dataplane/kube/kube-api.js';
+import type { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
 import type { DataObject } from '../../../dataplane/kube/resource-versions.js';
 import { getWithRetry } from './cluster-target.js';
 

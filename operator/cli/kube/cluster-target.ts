@@ -10,8 +10,8 @@ import {
   missingCrd,
   missingCrdText,
   type RequestSpec,
-} from '../../../dataplane/kube/kube-api.js';
-import type { RateLimit } from '../../../dataplane/kube/token-bucket.js';
+} from '../../../dataplane/kube-client/kube-api.js';
+import type { RateLimit } from '../../../dataplane/kube-client/token-bucket.js';
 import { networkReason } from '../client/errors.js';
 import { InputError } from '../input-error.js';
 

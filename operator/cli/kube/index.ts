@@ -3,7 +3,7 @@
 // finds out whether it runs against a cluster, and `describe` against one.
 import { Option, type Command } from 'commander';
 import { customPath } from '../../../dataplane/kube/contract.js';
-import { isStatus } from '../../../dataplane/kube/kube-api.js';
+import { isStatus } from '../../../dataplane/kube-client/kube-api.js';
 import { nameToIdentifier } from '../../api/names.js';
 import { EXIT, type Output } from '../report.js';
 import type { ListedObject } from './cluster-objects.js';

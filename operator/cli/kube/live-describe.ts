@@ -3,7 +3,7 @@
 // loopback) through a port-forward of the API server (pod-admin.ts). A node that cannot be reached is
 // shown with its reason; the others still are.
 import type { IncomingMessage } from 'node:http';
-import type { ComponentDescription, DescribedKind } from '../../../dataplane/admin/backend.js';
+import type { ComponentDescription, DescribedKind } from '../../../dataplane/core/status.js';
 import { corePath } from '../../../dataplane/kube/contract.js';
 import { networkReason } from '../client/errors.js';
 import { decodeDescription } from '../client/protocol.js';

@@ -2,7 +2,7 @@
 // admin API listens on the pod's loopback only. One forward per call, closed when the response ends, so
 // a long subscription holds one websocket and a describe opens and closes its own.
 import { request, type IncomingMessage } from 'node:http';
-import { connectionOf } from '../../../dataplane/kube/kube-api.js';
+import { connectionOf } from '../../../dataplane/kube-client/kube-api.js';
 import type { Cluster } from './cluster-target.js';
 import { forwardPort, type ApiConnection, type ForwardHooks } from './port-forward.js';
 

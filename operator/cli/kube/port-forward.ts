@@ -24,7 +24,7 @@ export const PORT_FORWARD_PROTOCOL = 'v4.channel.k8s.io';
 const DATA = 0;
 const ERROR = 1;
 
-/** Where the API server is and how requests to it are authorized (dataplane/kube/kube-api.ts). */
+/** Where the API server is and how requests to it are authorized (dataplane/kube-client/kube-api.ts). */
 export interface ApiConnection {
   server: URL;
   authorize: (options: RequestOptions) => void | Promise<void>;

@@ -22,7 +22,7 @@ import {
 import { errorName } from './error-text.js';
 import type { ObjectStore } from './object-store.js';
 import type { DomainsReply } from './protocol.js';
-import { SerialQueue, ShuttingDownError } from '../../../dataplane/runtime/serial-queue.js';
+import { SerialQueue, ShuttingDownError } from '../../../dataplane/core/serial-queue.js';
 import { InvalidRequestError, type StatementExecutor } from './statement-executor.js';
 
 export type ControlHook = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;

@@ -11,7 +11,7 @@ import type {
 } from '../../language/ast.js';
 import { identifier } from '../../language/print-literals.js';
 import { printObject } from '../../language/print.js';
-import type { ComponentDescription, DescribedKind } from '../../../dataplane/admin/backend.js';
+import type { ComponentDescription, DescribedKind } from '../../../dataplane/core/status.js';
 import { describeText } from '../describe-text.js';
 import type { Candidate } from './candidate.js';
 import { messageOf } from './error-text.js';

@@ -15,7 +15,7 @@
 import { readdirSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { systemClock, type Clock, type TimerHandle } from '../../../dataplane/runtime/clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../../../dataplane/core/clock.js';
 import { InputError, ioError } from '../input-error.js';
 import { codeOf, errorName } from './error-text.js';
 

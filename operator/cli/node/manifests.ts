@@ -21,7 +21,7 @@ import { inStatementFile, splitByDomain, type DomainManifests } from './manifest
 import { watchPath, type Watch, type WatchOptions } from './manifest-watch.js';
 import { objectId, type ObjectStore } from './object-store.js';
 import type { ResourceStore } from './resource-store.js';
-import { ShuttingDownError, type SerialQueue } from '../../../dataplane/runtime/serial-queue.js';
+import { ShuttingDownError, type SerialQueue } from '../../../dataplane/core/serial-queue.js';
 
 export interface DomainReload {
   domain: string;

@@ -10,7 +10,7 @@ import { parseScript } from '../../language/parse.js';
 import { checkTransactions } from './check-transactions.js';
 import { sortByPlace } from './domain-commit.js';
 import type { StatementReply, StatementRequest, StatementResult, Upload } from './protocol.js';
-import type { SerialQueue } from '../../../dataplane/runtime/serial-queue.js';
+import type { SerialQueue } from '../../../dataplane/core/serial-queue.js';
 import { StatementSession, type SessionServices } from './statement-session.js';
 import { statementTag } from './statement-tag.js';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { memoryLogger } from '../../test/fixtures/graph-from-statements.js';
 import { Relay } from './relay.js';
-import { readCounter, Telemetry } from './telemetry.js';
-import type { RecordValues } from './values.js';
+import { readCounter, Telemetry } from '../core/telemetry.js';
+import type { RecordValues } from '../core/values.js';
 
 function relay(): { relay: Relay; registry: Registry; logs: ReturnType<typeof memoryLogger>['logs'] } {
   const registry = new Registry();

@@ -4,8 +4,8 @@
 // a RecordError (SR3006) naming the field, never the value.
 import type { ExprType } from '../graph/expression.js';
 import { INTEGER_RANGES, isIntegerType, type FieldType } from '../graph/field-types.js';
-import { RecordError } from './errors.js';
-import { representationOf, type Value } from './values.js';
+import { RecordError } from '../core/errors.js';
+import { representationOf, type Value } from '../core/values.js';
 
 /** Converts one value; throws RecordError when it does not fit. */
 export type Convert = (value: Value) => Value;

@@ -9,12 +9,12 @@
 // schema (record-literal.ts): every record of a relay has one hidden class, and the inherited fields are
 // read with named, monomorphic loads instead of keyed stores and loads over the field names.
 import type { GraphAssignment, GraphField, GraphSchema } from '../graph/types.js';
-import { fieldConverter, identity, type Convert } from './convert.js';
-import { RecordError } from './errors.js';
-import { compileExpression } from './expressions.js';
-import { inheritingLiteral, requiredCheck } from './record-literal.js';
-import { GraphBuildError, type EvalScope, type Evaluate, type ExpressionOptions } from './scope.js';
-import type { RecordValues } from './values.js';
+import { fieldConverter, identity, type Convert } from '../expr/convert.js';
+import { RecordError } from '../core/errors.js';
+import { compileExpression } from '../expr/expressions.js';
+import { inheritingLiteral, requiredCheck } from '../core/record-literal.js';
+import { GraphBuildError, type EvalScope, type Evaluate, type ExpressionOptions } from '../expr/scope.js';
+import type { RecordValues } from '../core/values.js';
 
 export interface RecordBuilderSpec {
   /** For reasons: `relay orders`. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server } from 'node:net';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { waitFor } from '../../test/support/raw-http.js';
 import { RetryingListener, type ListenerHooks, type ListenerStatus } from './retrying-listener.js';
 

@@ -4,10 +4,10 @@
 import { FUNCTIONS, type ExprType, type FunctionName } from '../graph/expression.js';
 import { INTEGER_RANGES } from '../graph/field-types.js';
 import { representAs } from './convert.js';
-import { RecordError } from './errors.js';
+import { RecordError } from '../core/errors.js';
 import { GraphBuildError, type Evaluate, type ExpressionOptions, type Operand } from './scope.js';
 import { toI64, toText } from './text-conversions.js';
-import type { Value } from './values.js';
+import type { Value } from '../core/values.js';
 
 type Build = (args: readonly Operand[], type: ExprType, options: ExpressionOptions) => Evaluate;
 

@@ -7,7 +7,7 @@
 //              else null.
 import type { ExprType } from '../graph/expression.js';
 import { INTEGER_RANGES } from '../graph/field-types.js';
-import type { Instant, Value } from './values.js';
+import type { Instant, Value } from '../core/values.js';
 
 const [I64_MIN, I64_MAX] = INTEGER_RANGES.I64 ?? [0n, 0n];
 /** The longest decimal text worth parsing: 19 digits, a sign and a few leading zeros. */

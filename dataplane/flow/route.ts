@@ -4,11 +4,11 @@
 // their routes through this; nothing a record contains can make it throw.
 import type { GraphRoute, GraphSchema } from '../graph/types.js';
 import { compileErrorPolicy, type Failure, type HandleFailure } from './error-policy.js';
-import { RecordError, type MessageError } from './errors.js';
+import { RecordError, type MessageError } from '../core/errors.js';
 import { compileRecordBuilder, type BuildRecord } from './record-builder.js';
 import type { Relay } from './relay.js';
-import { GraphBuildError, type EvalScope, type ExpressionOptions } from './scope.js';
-import type { ComponentTelemetry } from './telemetry.js';
+import { GraphBuildError, type EvalScope, type ExpressionOptions } from '../expr/scope.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
 
 export interface RouteContext {
   relays: ReadonlyMap<string, Relay>;

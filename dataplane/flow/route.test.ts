@@ -5,7 +5,7 @@ import {
   utf8,
   type Harness,
 } from '../../test/fixtures/graph-from-statements.js';
-import { readCounter } from './telemetry.js';
+import { readCounter } from '../core/telemetry.js';
 
 const GRAPH = `
 CREATE SCHEMA orders (order_id STRING, amount I64, qty U8, note STRING OPTIONAL);

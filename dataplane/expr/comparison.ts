@@ -5,7 +5,7 @@
 import type { ExprType } from '../graph/expression.js';
 import { isIntegerType } from '../graph/field-types.js';
 import type { Evaluate, Operand } from './scope.js';
-import type { Instant, Value } from './values.js';
+import type { Instant, Value } from '../core/values.js';
 
 export type ComparisonOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 

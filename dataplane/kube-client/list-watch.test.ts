@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { KubeApiError, type RequestSpec, type WatchEvent } from './kube-api.js';
 import { runListWatch, type KubeObject } from './list-watch.js';
 

@@ -4,9 +4,11 @@
 // handshakes fail, and every other vhost keeps being served. Messages name the vhost's hostnames, the file
 // or Secret and the OpenSSL code, never key material.
 import { createSecureContext, type SecureContext } from 'node:tls';
-import type { MountedFile } from '../../graph/types.js';
-import type { HttpTls } from './target.js';
-import { errorCode } from '../../runtime/error-code.js';
+import type { GraphHttpIngestor, MountedFile } from '../graph/types.js';
+import { errorCode } from '../core/error-code.js';
+
+/** TLS of a vhost: a Secret (Kubernetes) or files of a mounted resource version. */
+export type HttpTls = NonNullable<GraphHttpIngestor['tls']>;
 
 export interface TlsMaterialSource {
   /** The bytes of a file of a resource version uploaded to `domain`; throws when it is missing. */

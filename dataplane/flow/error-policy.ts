@@ -7,12 +7,12 @@
 //            the error relay. An error record that cannot be built is counted and logged as a drop
 //            (`error_record_failed`) and never routed again.
 import type { GraphMessageErrorPolicy, GraphSchema } from '../graph/types.js';
-import { RecordError, type MessageError } from './errors.js';
+import { RecordError, type MessageError } from '../core/errors.js';
 import { compileRecordBuilder } from './record-builder.js';
 import type { Relay } from './relay.js';
-import { GraphBuildError, type EvalScope, type ExpressionOptions } from './scope.js';
-import type { ComponentTelemetry } from './telemetry.js';
-import type { RecordValues } from './values.js';
+import { GraphBuildError, type EvalScope, type ExpressionOptions } from '../expr/scope.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import type { RecordValues } from '../core/values.js';
 
 /** A message that failed: what the handler's scopes read. */
 export interface Failure {

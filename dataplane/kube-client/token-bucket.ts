@@ -1,6 +1,6 @@
 // Client-side rate limit, as client-go's: `qps` tokens a second, up to `burst` saved. Every API request
 // takes one token and waits its turn, so a thousand nodes (1 QPS, burst 5) cannot flood the API server.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../core/clock.js';
 
 export interface RateLimit {
   qps: number;

@@ -10,7 +10,7 @@ import { arithmetic, negate } from './arithmetic.js';
 import { comparison } from './comparison.js';
 import { call } from './functions.js';
 import { GraphBuildError, type Evaluate, type ExpressionOptions, type Operand } from './scope.js';
-import type { Value } from './values.js';
+import type { Value } from '../core/values.js';
 
 export type { EvalScope, Evaluate, ExpressionOptions } from './scope.js';
 

@@ -6,8 +6,8 @@
 import { createSecureContext } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { GraphSyslogClient, MountedFile } from '../graph/types.js';
-import type { TlsMaterialSource } from '../sources/http/tls-contexts.js';
-import { errorCode } from './error-code.js';
+import type { TlsMaterialSource } from './tls-contexts.js';
+import { errorCode } from '../core/error-code.js';
 
 export interface SyslogTlsFiles {
   cert?: Buffer;

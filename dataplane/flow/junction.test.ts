@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { graphFromStatements, harness, utf8 } from '../../test/fixtures/graph-from-statements.js';
-import { readCounter } from './telemetry.js';
+import { readCounter } from '../core/telemetry.js';
 
 const GRAPH = `
 CREATE SCHEMA line (message STRING, severity U8, peer STRING OPTIONAL);

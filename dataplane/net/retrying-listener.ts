@@ -11,8 +11,8 @@
 //
 // Errors of a running server (a failed accept) are reported and the server keeps listening.
 import type { Server } from 'node:net';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
-import { errorCode } from '../runtime/error-code.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import { errorCode } from '../core/error-code.js';
 
 export interface ListenAddress {
   /** An IP address; IPv6 without brackets. */

@@ -12,26 +12,26 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
-import { startHealthServer, type HealthServer } from './admin/health-server.js';
-import { AdminServer } from './admin/admin-server.js';
-import { corePath, INDEX_NAME, type GraphIndex } from './kube/contract.js';
+import { startHealthServer, type HealthServer } from '../admin/health-server.js';
+import { AdminServer } from '../admin/admin-server.js';
+import { corePath, INDEX_NAME, type GraphIndex } from './contract.js';
 import {
   DATAPLANE_FLAGS,
   resolveDataplaneFlags,
   type DataplaneFlags,
   type ResolvedFlags,
-} from './kube/dataplane-flags.js';
-import type { ConfigMap } from './kube/graph-configmap.js';
-import { GraphSync } from './kube/graph-sync.js';
-import { errorText, isStatus, KubeApi } from './kube/kube-api.js';
-import { indexOf, watchIndex } from './kube/index-watch.js';
-import { NodeReporter } from './kube/node-reporter.js';
-import type { ReportTiming } from './kube/report-schedule.js';
-import { ResourceCache } from './kube/resource-versions.js';
-import { DataPlane } from './node/data-plane.js';
-import { systemClock, type Clock } from './runtime/clock.js';
-import { systemNow, type Instant } from './runtime/values.js';
-import type { RetryPolicy } from './sources/retrying-listener.js';
+} from './dataplane-flags.js';
+import type { ConfigMap } from './graph-configmap.js';
+import { GraphSync } from './graph-sync.js';
+import { errorText, isStatus, KubeApi } from '../kube-client/kube-api.js';
+import { indexOf, watchIndex } from './index-watch.js';
+import { NodeReporter } from './node-reporter.js';
+import type { ReportTiming } from './report-schedule.js';
+import { ResourceCache } from './resource-versions.js';
+import { DataPlane } from '../node/data-plane.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { systemNow, type Instant } from '../core/values.js';
+import type { RetryPolicy } from '../net/retrying-listener.js';
 
 export interface DataplaneOptions extends Omit<ResolvedFlags, 'logLevel' | 'rateLimit'> {
   logger: Logger;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { typedExpression, type ScopeShape } from '../../test/fixtures/typed-expression.js';
-import { RecordError } from './errors.js';
+import { RecordError } from '../core/errors.js';
 import { compileExpression, type EvalScope } from './expressions.js';
-import { parseRfc3339 } from './rfc3339.js';
-import { Instant, type Value } from './values.js';
+import { parseRfc3339 } from '../core/rfc3339.js';
+import { Instant, type Value } from '../core/values.js';
 
 const NOW = parseRfc3339('2026-11-22T03:08:00.123456789Z')!;
 const options = { now: () => NOW };

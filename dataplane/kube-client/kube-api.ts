@@ -10,7 +10,7 @@ import { request, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { inCluster, inClusterConnection, SERVICE_ACCOUNT_DIR, type Connection } from './in-cluster-config.js';
 import { TokenBucket, type RateLimit } from './token-bucket.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ManualClock } from '../runtime/clock.js';
+import { ManualClock } from '../core/clock.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** Lets every promise that can resolve now resolve. */

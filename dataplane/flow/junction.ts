@@ -6,9 +6,9 @@
 import type { GraphJunction } from '../graph/types.js';
 import type { Relay } from './relay.js';
 import { Route, type RouteContext } from './route.js';
-import { GraphBuildError } from './scope.js';
-import type { ComponentTelemetry } from './telemetry.js';
-import type { RecordValues } from './values.js';
+import { GraphBuildError } from '../expr/scope.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import type { RecordValues } from '../core/values.js';
 
 export class Junction {
   readonly #from: Relay[];

@@ -1,7 +1,7 @@
 // List, then watch from the list's resourceVersion, as client-go's reflector: bookmarks keep the
 // version fresh, a `410 Gone` (the version fell out of the watch cache) relists, a failed request or
 // dropped stream retries after a capped, doubling backoff that resets once a watch delivers again.
-import { sleep, type Clock } from '../runtime/clock.js';
+import { sleep, type Clock } from '../core/clock.js';
 import { isStatus, type KubeApi, type WatchEvent } from './kube-api.js';
 
 export interface KubeObjectMeta {

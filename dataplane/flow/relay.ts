@@ -4,8 +4,8 @@
 // that throws loses that record for itself only: the loss is counted and logged (`consumer_failed`) and
 // the other consumers still get it. Counters: records in (published) and out (handed to a consumer).
 import type { GraphSchema } from '../graph/types.js';
-import type { ComponentTelemetry } from './telemetry.js';
-import type { RecordValues } from './values.js';
+import type { ComponentTelemetry } from '../core/telemetry.js';
+import type { RecordValues } from '../core/values.js';
 
 export type RecordListener = (record: Readonly<RecordValues>) => void;
 

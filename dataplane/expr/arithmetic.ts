@@ -6,9 +6,9 @@
 import type { ExprType } from '../graph/expression.js';
 import { INTEGER_RANGES, type FieldType } from '../graph/field-types.js';
 import { representAs } from './convert.js';
-import { RecordError } from './errors.js';
+import { RecordError } from '../core/errors.js';
 import { GraphBuildError, type Evaluate, type Operand } from './scope.js';
-import { representationOf, type Value } from './values.js';
+import { representationOf, type Value } from '../core/values.js';
 
 export type ArithmeticOperator = '+' | '-' | '*' | '/';
 
