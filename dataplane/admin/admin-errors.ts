@@ -1,5 +1,5 @@
 // The error catalog of the admin API, and of the embedded node's control routes served on it
-// (operator/cli/node/control-routes.ts): every error response is `{"error":{"code":"…","message":"…"}}`
+// (operator/node/control-routes.ts): every error response is `{"error":{"code":"…","message":"…"}}`
 // with one of these stable codes; the message names what was wrong. docs/admin-api.md has the same table
 // (checked by admin-docs.test.ts). Clients branch on the code, never on the message.
 import type { ServerResponse } from 'node:http';

@@ -1,7 +1,7 @@
 // A small builder for structural OpenAPI v3 schemas. Each builder returns the schema the CRD carries
 // and, through a phantom type, the TypeScript type of values it accepts: one source for both.
 
-import type { DiagnosticCode } from '../compiler/codes.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
 
 export interface CelRule {
   rule: string;

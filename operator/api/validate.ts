@@ -1,6 +1,6 @@
 // Checks a value against a kind's schema offline, the way the API server would: types, required and
 // unknown fields, enums, patterns, bounds, list keys, then the CEL rules through their TypeScript twins.
-import type { DiagnosticCode } from '../compiler/codes.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
 import type { OpenApiSchema, Rule, Schema } from './openapi.js';
 
 export interface SchemaProblem {

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { InputError } from './input-error.js';
-import { formatOf, readInput } from './inputs.js';
+import { InputError } from '../language/input-error.js';
+import { formatOf, readInput } from '../language/inputs.js';
 import { runCli } from './program.js';
 import { EXIT, type Output } from './report.js';
 

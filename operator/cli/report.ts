@@ -1,5 +1,5 @@
 // How the CLI reports: results on stdout, diagnostics on stderr, and documented exit codes.
-import { formatDiagnostic, type Diagnostic } from '../compiler/diagnostic.js';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 export const EXIT = {
   ok: 0,

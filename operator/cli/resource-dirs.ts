@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { ResourceFiles } from '../compiler/index.js';
-import { ioError } from './input-error.js';
+import { ioError } from '../language/input-error.js';
 
 const SPEC = /^([a-z][a-z0-9-]*)(?:@([1-9][0-9]*))?=(.+)$/;
 

@@ -3,7 +3,7 @@
 // command line becomes an exit code.
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './client/errors.js';
-import { InputError } from './input-error.js';
+import { InputError } from '../language/input-error.js';
 import { EXIT, type Output } from './report.js';
 
 const EXIT_HELP = `

@@ -4,7 +4,7 @@
 // reported again.
 import type { GraphKind, GraphObject } from '../api/index.js';
 import { isPlainObject } from '../api/validate.js';
-import { readDuration, readSize } from '../language/literals.js';
+import { readDuration, readSize } from '../api/literals.js';
 import { keyOf, label, type CompileContext } from './context.js';
 
 interface Literal {

@@ -12,7 +12,7 @@ import { isPlainObject, type SchemaProblem } from '../api/validate.js';
 import { checkDocument, objectKeyOf } from '../language/check-object.js';
 import { isLiteralText } from './check-literals.js';
 import { label, type CompileContext } from './context.js';
-import type { ObjectKey } from './diagnostic.js';
+import type { ObjectKey } from '../diagnostics/diagnostic.js';
 
 export function checkObjects(ctx: CompileContext, inputs: readonly unknown[]): void {
   for (const input of inputs) {

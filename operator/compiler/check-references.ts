@@ -2,7 +2,7 @@
 // rejected or waiting object waits for it (SR2061, naming what it waits on); it is never lowered until then.
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext } from './context.js';
-import type { ObjectKey } from './diagnostic.js';
+import type { ObjectKey } from '../diagnostics/diagnostic.js';
 import { referencesOf, type Reference } from './object-references.js';
 
 export function checkReferences(ctx: CompileContext, objects: readonly GraphObject[]): void {

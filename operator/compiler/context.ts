@@ -5,8 +5,8 @@ import type { GraphKind, GraphObject } from '../api/index.js';
 import type { Expr } from '../../dataplane/graph/expression.js';
 import type { FieldType } from '../../dataplane/graph/field-types.js';
 import type { ProtobufDescriptor } from '../../dataplane/graph/types.js';
-import type { DiagnosticCode } from './codes.js';
-import { objectKeyString, type Diagnostic, type ObjectKey } from './diagnostic.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { objectKeyString, type Diagnostic, type ObjectKey } from '../diagnostics/diagnostic.js';
 import type { ResourceIndex } from './resource-index.js';
 import { parseExpression, type ExpressionResult } from '../language/parse.js';
 

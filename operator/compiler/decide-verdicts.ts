@@ -2,7 +2,7 @@
 // to a rejected or missing object waits for it; everything else is accepted and lowered.
 import type { GraphKind } from '../api/index.js';
 import type { CompileContext } from './context.js';
-import { objectKeyString } from './diagnostic.js';
+import { objectKeyString } from '../diagnostics/diagnostic.js';
 import type { Verdict } from './index.js';
 
 /** Decides the objects of one layer, so the next layer's passes can read them. */

@@ -3,7 +3,7 @@ import { loadGraph } from '../../dataplane/graph/load.js';
 import { compileCase, objectsOf, BASE } from '../../test/fixtures/compile-cases.js';
 import { parseAllDocuments } from 'yaml';
 import { loadYamlObjects } from '../language/yaml-input.js';
-import type { Diagnostic } from './diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { compileDomain, prepareCompileAll } from './index.js';
 
 before(() => prepareCompileAll());

@@ -26,7 +26,7 @@ import { checkSyslogSchema } from './check-syslog-schema.js';
 import { checkWireSchema } from './check-wire-schema.js';
 import { CompileContext, keyOf } from './context.js';
 import { collectVerdicts, decideLayer } from './decide-verdicts.js';
-import type { Diagnostic, ObjectKey } from './diagnostic.js';
+import type { Diagnostic, ObjectKey } from '../diagnostics/diagnostic.js';
 import { lowerGraph } from './lower-graph.js';
 import { resourceIndex } from './resource-index.js';
 

@@ -10,7 +10,7 @@ import type {
 } from '../../dataplane/graph/types.js';
 import type { GraphObject } from '../api/index.js';
 import { DEFAULT_MAX_PENDING } from '../api/kinds/correlator.js';
-import { durationToMs } from '../language/literals.js';
+import { durationToMs } from '../api/literals.js';
 import { keyOf, type CompileContext } from './context.js';
 import { lowerEmitterPolicy, lowerRoutes, stripSpans } from './lower-routes.js';
 import { defined } from './lower-sources.js';

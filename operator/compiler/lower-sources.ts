@@ -12,7 +12,7 @@ import type { GraphObject } from '../api/index.js';
 import type { Quiesce, ResourceVersionRef } from '../api/common.js';
 import { DEFAULT_MAX_MESSAGE_SIZE } from '../api/kinds/syslog-client.js';
 import { DEFAULT_MAX_BODY_SIZE } from '../api/kinds/http-ingestor.js';
-import { sizeToBytes } from '../language/literals.js';
+import { sizeToBytes } from '../api/literals.js';
 import { splitAddr } from './check-syslog-clients.js';
 import type { CompileContext } from './context.js';
 import { required } from './internal-error.js';

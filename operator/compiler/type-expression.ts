@@ -2,7 +2,7 @@
 // on every node and collects every problem (unknown scope or field, operand types, functions).
 import type { Expr, ExprSpan, Scope } from '../../dataplane/graph/expression.js';
 import type { FieldType } from '../../dataplane/graph/field-types.js';
-import type { DiagnosticCode } from './codes.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { describeArity, functionSpec } from './expression-functions.js';
 import { comparisonProblem, fitsInteger, isNumeric, numericJoin, type Typing } from './expression-types.js';
 

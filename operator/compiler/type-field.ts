@@ -1,8 +1,8 @@
 // One expression field (a SET value, CORRELATE WHERE): parsed, typed against its scopes, and every
 // problem reported at the field with where inside its text the fault is (`within`), so that a statement
 // diagnostic points at `input.nope` rather than at the start of the expression.
-import type { Diagnostic, ObjectKey } from './diagnostic.js';
-import { positionIn } from './diagnostic.js';
+import type { Diagnostic, ObjectKey } from '../diagnostics/diagnostic.js';
+import { positionIn } from '../diagnostics/diagnostic.js';
 import type { CompileContext } from './context.js';
 import { typeExpression, type Scopes, type TypedExpression } from './type-expression.js';
 

@@ -2,7 +2,7 @@
 // removed. Decided here, written by read-modify-write with resourceVersion in graph-store.ts.
 import { INDEX_KEY, type GraphIndex } from '../../dataplane/kube/contract.js';
 import { decodeIndex, type ConfigMap } from '../../dataplane/kube/graph-configmap.js';
-import { canonicalJson } from '../cli/node/canonical-json.js';
+import { canonicalJson } from '../api/canonical-json.js';
 
 export type IndexEntry = GraphIndex['domains'][string];
 

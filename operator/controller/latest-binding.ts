@@ -3,7 +3,7 @@
 // and kept for that generation afterwards — a later upload does not move it; a new generation binds
 // again. The CLI binds before it applies, so its objects carry numbers and need nothing here.
 import type { GraphObject } from '../api/index.js';
-import { bindLatest } from '../cli/node/bind-latest.js';
+import { bindLatest } from '../compiler/bind-latest.js';
 
 export interface BoundVersion {
   resource: string;

@@ -1,7 +1,7 @@
 // The status every object should have after a reconcile, decided without I/O, and the merge patch
 // that gets it there — undefined when the object already has it, so most reconciles write nothing.
-import { formatDiagnostic, objectKeyString } from '../compiler/diagnostic.js';
-import { canonicalJson } from '../cli/node/canonical-json.js';
+import { formatDiagnostic, objectKeyString } from '../diagnostics/diagnostic.js';
+import { canonicalJson } from '../api/canonical-json.js';
 import type { ObjectOutcome } from './compile-plan.js';
 import { MAX_MESSAGE, truncate, type DesiredCondition } from './conditions.js';
 

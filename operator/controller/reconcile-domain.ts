@@ -11,7 +11,7 @@ import {
 } from '../../dataplane/kube/contract.js';
 import { isStatus } from '../../dataplane/kube-client/kube-api.js';
 import { API_VERSION } from '../api/index.js';
-import { canonicalJson } from '../cli/node/canonical-json.js';
+import { canonicalJson } from '../api/canonical-json.js';
 import { compileDomain, prepareCompileAll } from '../compiler/index.js';
 import { graphObjectsOf, objectId, pluralOf, toGraphObject } from './cluster-objects.js';
 import { planCompile, type CompilePlan } from './compile-plan.js';

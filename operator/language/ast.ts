@@ -1,7 +1,7 @@
 // What the parser produces. A CREATE or ALTER statement carries the resource spec itself (the types of
 // operator/api), so converting a statement to a resource is only a matter of adding metadata.
 import type { GraphKind, SpecByKind } from '../api/index.js';
-import type { SourceLocation } from '../compiler/diagnostic.js';
+import type { SourceLocation } from '../diagnostics/diagnostic.js';
 
 /** Either ingestor kind, in DROP, SHOW CREATE, SHOW INGESTORS and DESCRIBE. */
 export type KindWord = GraphKind | 'Ingestor';
@@ -23,7 +23,7 @@ interface Declaration<K extends GraphKind> extends NamedObject {
    * Where each part was written, by field path relative to the object: `metadata.name`, `spec.schema`,
    * `spec.routes[0]`, `spec.routes[0].set[1].value`, `spec.config.framing`, … Every leaf the user wrote
    * and every list element has an entry; the empty path is the statement itself. Look paths up by their
-   * longest known prefix (SourceMap in operator/compiler/diagnostic.ts does).
+   * longest known prefix (SourceMap in operator/diagnostics/diagnostic.ts does).
    */
   locations: Map<string, SourceLocation>;
   /** The statement's first keyword. */

@@ -4,7 +4,7 @@
 // would print as a statement with one more route. yaml-input.ts runs this on every object it loads.
 import type { GraphObject } from '../api/index.js';
 import type { Assignment, MessageErrorPolicy } from '../api/common.js';
-import type { Diagnostic } from '../compiler/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { parseExpression } from './parse.js';
 
 export interface ExpressionProblem {

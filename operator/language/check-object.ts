@@ -5,7 +5,7 @@ import { API_VERSION, dataplaneNodeKind, GRAPH_KINDS, type GraphObject } from '.
 import { SYSLOG_PROTOCOLS } from '../api/kinds/syslog-client.js';
 import { checkGraphObject } from '../api/validate-object.js';
 import { isPlainObject, type SchemaProblem } from '../api/validate.js';
-import type { Diagnostic, ObjectKey, SourceLocation } from '../compiler/diagnostic.js';
+import type { Diagnostic, ObjectKey, SourceLocation } from '../diagnostics/diagnostic.js';
 
 export type Locate = (path: string) => SourceLocation | undefined;
 

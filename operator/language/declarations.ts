@@ -7,7 +7,7 @@ import {
   type Diagnostic,
   type ObjectKey,
   type SourceLocation,
-} from '../compiler/diagnostic.js';
+} from '../diagnostics/diagnostic.js';
 
 export interface DeclaredKey extends ObjectKey {
   namespace?: string | undefined;

@@ -1,6 +1,6 @@
 // The language's entry points: a script becomes statements, an expression becomes an Expr tree. Bad
 // input gives diagnostics, never an exception.
-import type { Diagnostic, SourceLocation } from '../compiler/diagnostic.js';
+import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
 import type { Expr } from '../../dataplane/graph/expression.js';
 import { parse } from './grammar.generated.js';
 import type { Statement } from './ast.js';

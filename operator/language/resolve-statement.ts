@@ -3,10 +3,10 @@
 // (SR1002 identifiers, SR1003 durations, SR1004 sizes, SR1005/SR1006/SR1016 CONFIG blocks). A bad value
 // is kept as written, so the statement still comes out and later checks still run.
 import type { Statement } from './ast.js';
-import type { Diagnostic, ObjectKey, SourceLocation } from '../compiler/diagnostic.js';
+import type { Diagnostic, ObjectKey, SourceLocation } from '../diagnostics/diagnostic.js';
 import { identifierToName } from '../api/names.js';
 import { readConfig } from './config-block.js';
-import { readDuration, readSize } from './literals.js';
+import { readDuration, readSize } from '../api/literals.js';
 import { reservedWireSchema, type WireSchemaUse } from './reserved-names.js';
 import { isLeaf, type Leaf, type RawConfig, type RawPosition, type RawStatement } from './raw-syntax.js';
 

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { GRAPH_KINDS, type GraphKind, type GraphObject } from '../api/index.js';
-import { formatDiagnostic, type Diagnostic } from '../compiler/diagnostic.js';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { objectArbitrary, objectWithBadExpression } from '../../test/fixtures/graph-arbitraries.js';
 import { statementsToObjects } from './convert.js';
 import { KIND_EXAMPLES } from './example-objects.js';

@@ -2,8 +2,8 @@
 // Peggy lists every alternative it tried at the failing position; we show the grammar's display names,
 // fold the long families (statement keywords, object kinds, expression starts, operators) into one
 // phrase each, and never show more than a handful.
-import type { DiagnosticCode } from '../compiler/codes.js';
-import type { Diagnostic, SourceLocation } from '../compiler/diagnostic.js';
+import type { DiagnosticCode } from '../diagnostics/codes.js';
+import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
 import type { PeggyExpectation, SyntaxError as PeggySyntaxError } from './grammar.generated.js';
 
 const MAX_EXPECTED = 6;

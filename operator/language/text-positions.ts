@@ -1,7 +1,7 @@
 // Offsets in a text ↔ the 1-based line and column a diagnostic shows. The one place that counts lines:
 // statements (split-statements.ts, parse.ts) and YAML input (yaml-input.ts) both use it. A line ends at
 // `\n`; parse.ts turns a lone `\r` into `\n` before anything is counted.
-import type { SourceLocation } from '../compiler/diagnostic.js';
+import type { SourceLocation } from '../diagnostics/diagnostic.js';
 
 export interface Position {
   /** 0-based offset into the whole text. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { API_VERSION } from '../api/index.js';
-import { formatDiagnostic, type Diagnostic } from '../compiler/diagnostic.js';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { Declarations } from './declarations.js';
 import { loadYamlObjects } from './yaml-input.js';
 

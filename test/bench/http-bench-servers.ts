@@ -117,7 +117,7 @@ function startBare(): Promise<BenchServer> {
  */
 async function startNode(): Promise<BenchServer> {
   // Imported here so the other variants' processes do not load the operator's node.
-  const { startEmbeddedNode } = await import('../../operator/cli/embedded-node.js');
+  const { startEmbeddedNode } = await import('../../operator/node/embedded-node.js');
   const loopback = { host: '127.0.0.1', port: 0 };
   const node = await startEmbeddedNode({
     manifests: fileURLToPath(new URL('../../examples/quickstart', import.meta.url)),

@@ -14,7 +14,7 @@ import type { Lease } from '../../operator/controller/leader-election.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
 import { parseScript } from '../../operator/language/parse.js';
 import { GRAPH_KINDS } from '../../operator/api/index.js';
-import { startOperator, type RunningOperator } from '../../operator/main.js';
+import { startOperator, type RunningOperator } from '../../operator/controller/main.js';
 import { requireKubeOrSkip, sharedKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { installCrds, kubeClients } from '../support/kube-client.js';
 

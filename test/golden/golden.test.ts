@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadGraph } from '../../dataplane/graph/load.js';
-import { formatDiagnostic } from '../../operator/compiler/diagnostic.js';
+import { formatDiagnostic } from '../../operator/diagnostics/diagnostic.js';
 import { compileExample, EXAMPLE_DOMAINS } from '../fixtures/compile-cases.js';
 
 describe('golden graphs from examples/', () => {

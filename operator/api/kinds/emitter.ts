@@ -14,7 +14,7 @@ import {
 } from '../dsl.js';
 import { defineKind } from '../kind.js';
 import { runtimeColumns, runtimeStatus } from './ingestor-status.js';
-import { durationToMs } from '../../language/literals.js';
+import { durationToMs } from '../literals.js';
 
 /** A duration literal in milliseconds; throws for one the rule cannot read (the twin then says nothing). */
 function milliseconds(text: string): number {

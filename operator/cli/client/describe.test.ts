@@ -7,7 +7,7 @@ import {
   type CannedHandler,
   type CannedNode,
 } from '../../../test/support/canned-node.js';
-import { describeText } from '../describe-text.js';
+import { describeText } from '../../node/describe-text.js';
 import { runCli } from '../program.js';
 import { EXIT } from '../report.js';
 

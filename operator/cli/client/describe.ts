@@ -1,7 +1,7 @@
 // `streamroute [-d DOMAIN] describe ingestor|emitter <name> [--json]`: the runtime state of one component
 // on the node, as the DESCRIBE statement prints it (describeText), or the node's JSON as it came.
 import type { DescribedKind } from '../../../dataplane/core/status.js';
-import { describeText } from '../describe-text.js';
+import { describeText } from '../../node/describe-text.js';
 import { EXIT, type Output } from '../report.js';
 import { domainUrl, type NodeTarget } from './endpoint.js';
 import { callNode } from './node-call.js';

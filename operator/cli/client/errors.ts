@@ -1,6 +1,6 @@
 // The client's failures that are not the statements' own: the node cannot be reached or does not speak
 // the protocol (exit 3, like a file that cannot be read), and a command line that cannot work (exit 2).
-import { InputError } from '../input-error.js';
+import { InputError } from '../../language/input-error.js';
 
 /** The node cannot be reached, or answered something that is not the protocol: exit 3. */
 export class NodeError extends InputError {}

@@ -1,16 +1,16 @@
 // The node's statement and admin protocol as the client sees it, and checks that a reply has its shape.
 // A reply that does not is not the protocol (exit 3), so nothing further down guesses at fields.
 import type { ComponentDescription } from '../../../dataplane/core/status.js';
-import type { StatementReply, WireStatementRequest } from '../node/protocol.js';
+import type { StatementReply, WireStatementRequest } from '../../node/protocol.js';
 
-// One shape for both sides: the wire types live with the node (operator/cli/node/protocol.ts).
+// One shape for both sides: the wire types live with the node (operator/node/protocol.ts).
 export type {
   StatementReply as StatementsReply,
   StatementResult,
   StatementStatus,
   WireUpload as Upload,
   WireUploadFile as UploadFile,
-} from '../node/protocol.js';
+} from '../../node/protocol.js';
 
 /** `POST /v1/domains/{domain}/statements`: the client always sends the source and the uploads. */
 export type StatementsRequest = Required<WireStatementRequest>;

@@ -1,7 +1,7 @@
 // The scripts to run, psql-style: each -c and -f in the order given, or stdin when there is neither.
 // Each is one script with its own source name, which the node's diagnostics name as the file.
-import { readInput } from '../inputs.js';
-import { ioError } from '../input-error.js';
+import { readInput } from '../../language/inputs.js';
+import { ioError } from '../../language/input-error.js';
 import { UsageError } from './errors.js';
 
 /** A -c or -f option as given. `-f -` is stdin. */

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { UploadResourceStatement } from '../../language/ast.js';
 import type { ScriptResult } from '../../language/parse.js';
-import { InputError, ioError } from '../input-error.js';
+import { InputError, ioError } from '../../language/input-error.js';
 import type { Upload, UploadFile } from './protocol.js';
 
 /**

@@ -1,7 +1,7 @@
 // `streamroute apply -f DIR|FILE` on a cluster: statement files and resource YAML, validated whole
 // against the namespace (every object applied must be accepted; no object left as it was may break),
 // then server-side applied as one transaction (decision 0015), one line per object.
-import type { SourceLocation } from '../../compiler/diagnostic.js';
+import type { SourceLocation } from '../../diagnostics/diagnostic.js';
 import { prepareCompile } from '../../compiler/index.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 import { applyObject, applyResult, objectWords } from '../kube/apply-objects.js';

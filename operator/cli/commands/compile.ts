@@ -1,7 +1,7 @@
 // `streamroute validate` and `streamroute compile`: the whole-graph compiler over statements and YAML.
-import type { SourceLocation } from '../../compiler/diagnostic.js';
+import type { SourceLocation } from '../../diagnostics/diagnostic.js';
 import { compileDomain, prepareCompile, type CompileResult } from '../../compiler/index.js';
-import { loadInputs, type InputFormat } from '../inputs.js';
+import { loadInputs, type InputFormat } from '../../language/inputs.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 import { resourceDirectories } from '../resource-dirs.js';
 

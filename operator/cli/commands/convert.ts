@@ -1,6 +1,6 @@
 // `streamroute convert [FILE|-]…`: statements → resource YAML ready for `kubectl apply -f -`.
 import { objectsToYaml } from '../../language/to-yaml.js';
-import { loadInputs } from '../inputs.js';
+import { loadInputs } from '../../language/inputs.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 
 export function runConvert(paths: string[], options: { namespace?: string }, output: Output): number {

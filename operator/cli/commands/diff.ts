@@ -3,7 +3,7 @@
 // objects of the namespace the files do not declare (candidates for pruning; apply never deletes them).
 // Exit 0 when applying would change nothing, 1 when it would.
 import { stringify } from 'yaml';
-import { canonicalJson } from '../node/canonical-json.js';
+import { canonicalJson } from '../../api/canonical-json.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 import { objectWords } from '../kube/apply-objects.js';
 import { listDomain } from '../kube/cluster-objects.js';

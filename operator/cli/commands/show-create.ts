@@ -1,6 +1,6 @@
 // `streamroute show-create [FILE…]`: resource YAML → canonical statements (what SHOW CREATE prints).
 import { printObjects } from '../../language/print.js';
-import { loadInputs } from '../inputs.js';
+import { loadInputs } from '../../language/inputs.js';
 import { EXIT, reportDiagnostics, type Output } from '../report.js';
 
 export function runShowCreate(paths: string[], output: Output): number {

@@ -4,12 +4,12 @@
 // embedded node's replies do: `created relay orders`, `configured …`, `unchanged …`, `deleted …`.
 import type { GraphObject } from '../../api/index.js';
 import { pluralOf } from '../../controller/cluster-objects.js';
-import type { ObjectKey } from '../../compiler/diagnostic.js';
+import type { ObjectKey } from '../../diagnostics/diagnostic.js';
 import { identifier } from '../../language/print-literals.js';
 import { FIELD_MANAGER, corePath, customPath } from '../../../dataplane/kube/contract.js';
 import { isStatus, type KubeApi } from '../../../dataplane/kube-client/kube-api.js';
-import { KIND_WORDS } from '../node/statement-tag.js';
-import { canonicalJson } from '../node/canonical-json.js';
+import { KIND_WORDS } from '../../node/statement-tag.js';
+import { canonicalJson } from '../../api/canonical-json.js';
 import { idOf, type ListedObject } from './cluster-objects.js';
 import { buildVersionObject, type VersionFile } from './resource-versions.js';
 

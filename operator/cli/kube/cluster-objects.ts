@@ -3,7 +3,7 @@
 // are kept twice: as the compiler reads them (apiVersion, kind, identifying metadata and spec) and as
 // listed (with status and managedFields, for DESCRIBE and SHOW).
 import { GRAPH_KINDS, isGraphKind, type GraphObject } from '../../api/index.js';
-import { objectKeyString } from '../../compiler/diagnostic.js';
+import { objectKeyString } from '../../diagnostics/diagnostic.js';
 import { LABEL_RESOURCE, corePath, customPath } from '../../../dataplane/kube/contract.js';
 import type { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
 import type { DataObject } from '../../../dataplane/kube/resource-versions.js';

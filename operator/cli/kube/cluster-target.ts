@@ -13,7 +13,7 @@ import {
 } from '../../../dataplane/kube-client/kube-api.js';
 import type { RateLimit } from '../../../dataplane/kube-client/token-bucket.js';
 import { networkReason } from '../client/errors.js';
-import { InputError } from '../input-error.js';
+import { InputError } from '../../language/input-error.js';
 
 export const KUBECONFIG_ENV = 'STREAMROUTE_KUBECONFIG';
 export const CLI_RATE_LIMIT: RateLimit = { qps: 20, burst: 40 };

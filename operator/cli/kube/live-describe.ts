@@ -7,7 +7,7 @@ import type { ComponentDescription, DescribedKind } from '../../../dataplane/cor
 import { corePath } from '../../../dataplane/kube/contract.js';
 import { networkReason } from '../client/errors.js';
 import { decodeDescription } from '../client/protocol.js';
-import { describeText } from '../describe-text.js';
+import { describeText } from '../../node/describe-text.js';
 import { apiFailureText, clusterCall, type Cluster } from './cluster-target.js';
 import { DATAPLANE_SELECTOR } from './cluster-subscribe.js';
 import { podAdminGet, reachable, type Pod, type PodGet } from './pod-admin.js';

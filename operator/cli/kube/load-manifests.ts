@@ -3,10 +3,10 @@
 // with what the namespace holds: each object is created, changed or unchanged, and every object the
 // namespace holds that the files do not is a candidate for pruning (shown, never deleted).
 import type { GraphObject } from '../../api/index.js';
-import type { Diagnostic } from '../../compiler/diagnostic.js';
-import { canonicalJson } from '../node/canonical-json.js';
-import { bindLatest } from '../node/bind-latest.js';
-import { loadInputs, type LoadedInputs } from '../inputs.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { canonicalJson } from '../../api/canonical-json.js';
+import { bindLatest } from '../../compiler/bind-latest.js';
+import { loadInputs, type LoadedInputs } from '../../language/inputs.js';
 import { idOf, toGraphObject, type DomainObjects, type ListedObject } from './cluster-objects.js';
 import { latestVersions } from './resource-versions.js';
 

@@ -7,18 +7,18 @@
 // highest listed), so that `VERSION LATEST` after it validates; steps carry objects unbound, and LATEST
 // is bound when they are applied.
 import type { GraphObject } from '../../api/index.js';
-import { formatDiagnostic, SourceMap, type Diagnostic, type ObjectKey } from '../../compiler/diagnostic.js';
+import { formatDiagnostic, SourceMap, type Diagnostic, type ObjectKey } from '../../diagnostics/diagnostic.js';
 import type { Statement, UploadResourceStatement } from '../../language/ast.js';
 import { statementsToObjects } from '../../language/convert.js';
 import { identifier } from '../../language/print-literals.js';
 import { printObject } from '../../language/print.js';
-import { bindLatest } from '../node/bind-latest.js';
-import { Candidate, type Change } from '../node/candidate.js';
-import { EMPTY_STATE } from '../node/domain-state.js';
-import { sortByPlace } from '../node/domain-commit.js';
-import { failed } from '../node/inspect-statements.js';
-import { showTable, type ShownObject } from '../node/show-output.js';
-import { kindsOf } from '../node/statement-tag.js';
+import { bindLatest } from '../../compiler/bind-latest.js';
+import { Candidate, type Change } from '../../node/candidate.js';
+import { EMPTY_STATE } from '../../node/domain-state.js';
+import { sortByPlace } from '../../node/domain-commit.js';
+import { failed } from '../../node/inspect-statements.js';
+import { showTable, type ShownObject } from '../../node/show-output.js';
+import { kindsOf } from '../../node/statement-tag.js';
 import { idOf, managersOf, toGraphObject, type DomainObjects } from './cluster-objects.js';
 import { describeStatus } from './describe-status.js';
 import { latestVersions, type VersionFile } from './resource-versions.js';

@@ -3,14 +3,14 @@
 // (validate-plan.ts); only then are its steps run in order: server-side apply, DELETE for drops (after
 // the applies of a transaction), uploads, and the output of SHOW, SHOW CREATE and DESCRIBE. A script that
 // fails stops the ones after it, as on the node.
-import { formatDiagnostic, type SourceLocation } from '../../compiler/diagnostic.js';
+import { formatDiagnostic, type SourceLocation } from '../../diagnostics/diagnostic.js';
 import type { GraphObject } from '../../api/index.js';
 import { prepareCompile } from '../../compiler/index.js';
 import { parseScript } from '../../language/parse.js';
 import { identifier } from '../../language/print-literals.js';
-import { bindLatest } from '../node/bind-latest.js';
-import { checkTransactions } from '../node/check-transactions.js';
-import { sortByPlace } from '../node/domain-commit.js';
+import { bindLatest } from '../../compiler/bind-latest.js';
+import { checkTransactions } from '../../node/check-transactions.js';
+import { sortByPlace } from '../../node/domain-commit.js';
 import { collectUploads } from '../client/uploads.js';
 import { readScripts, type Script, type ScriptInput, type Stdin } from '../client/scripts.js';
 import { EXIT, type Output } from '../report.js';

@@ -9,9 +9,9 @@ import {
   type Diagnostic,
   type SourceLocation,
   type SourceMap,
-} from '../../compiler/diagnostic.js';
+} from '../../diagnostics/diagnostic.js';
 import { compileDomain, type ResourceFiles, type Verdict } from '../../compiler/index.js';
-import { sortByPlace } from '../node/domain-commit.js';
+import { sortByPlace } from '../../node/domain-commit.js';
 import { idOf } from './cluster-objects.js';
 
 export interface ValidationInput {
