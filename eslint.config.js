@@ -1,8 +1,18 @@
 // Lint rules: typescript-eslint with type information, caps modelled on pepr (complexity 10, depth 3, params 4).
 import tseslint from 'typescript-eslint';
+import layers from './eslint-rules/layer-imports.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '**/*.generated.js', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'coverage/**',
+      'node_modules/**',
+      '**/*.generated.js',
+      'eslint.config.js',
+      'eslint-rules/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -15,7 +25,14 @@ export default tseslint.config(
     },
   },
   {
-    // The data plane never depends on the operator (DESIGN.md §2).
+    // Layers: each directory of operator/ and dataplane/ imports only the ones below it (docs/architecture.md).
+    files: ['operator/**/*.ts', 'dataplane/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.fixtures.ts', '**/testdata/**'],
+    plugins: { layers },
+    rules: { 'layers/direction': 'error' },
+  },
+  {
+    // The data plane never depends on the operator, tests included (docs/architecture.md).
     files: ['dataplane/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { KubeApiError, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
-import type { ListWatchHandlers, ListWatchOptions, runListWatch } from '../../dataplane/kube-client/list-watch.js';
+import type {
+  ListWatchHandlers,
+  ListWatchOptions,
+  runListWatch,
+} from '../../dataplane/kube-client/list-watch.js';
 import { ManualClock } from '../../dataplane/core/clock.js';
 import { GRAPH_KINDS } from '../api/index.js';
 import { cacheStreams, changedReportDomains, ClusterCache } from './cache.js';

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import type { KubeApi, RequestSpec } from '../../dataplane/kube-client/kube-api.js';
-import type { ListWatchHandlers, ListWatchOptions, runListWatch } from '../../dataplane/kube-client/list-watch.js';
+import type {
+  ListWatchHandlers,
+  ListWatchOptions,
+  runListWatch,
+} from '../../dataplane/kube-client/list-watch.js';
 import { ManualClock } from '../../dataplane/core/clock.js';
 import { Controller, fenced, NotLeaderError } from './controller.js';
 import type { ClusterObject, DomainSnapshot, ReconcileOutcome } from './domain-snapshot.js';

@@ -3,7 +3,12 @@
 // against its kind's schema and rules, the same checks the API server applies.
 import { API_VERSION, type GraphKind, type GraphObject } from '../api/index.js';
 import { identifierToName } from '../api/names.js';
-import { SourceMap, type Diagnostic, type ObjectKey, type SourceLocation } from '../diagnostics/diagnostic.js';
+import {
+  SourceMap,
+  type Diagnostic,
+  type ObjectKey,
+  type SourceLocation,
+} from '../diagnostics/diagnostic.js';
 import type { DeclarationStatement, DropStatement, Statement, TransactionStatement } from './ast.js';
 import { checkDocument } from './check-object.js';
 import { Declarations, type DeclaredKey } from './declarations.js';

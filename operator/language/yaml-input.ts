@@ -14,7 +14,12 @@ import {
 } from 'yaml';
 import { API_VERSION, isGraphKind, type GraphObject } from '../api/index.js';
 import { isPlainObject } from '../api/validate.js';
-import { SourceMap, type Diagnostic, type ObjectKey, type SourceLocation } from '../diagnostics/diagnostic.js';
+import {
+  SourceMap,
+  type Diagnostic,
+  type ObjectKey,
+  type SourceLocation,
+} from '../diagnostics/diagnostic.js';
 import { checkExpressionText } from './check-expression-text.js';
 import { checkDocument } from './check-object.js';
 import { Declarations } from './declarations.js';

@@ -15,7 +15,12 @@ import type { Registry } from 'prom-client';
 import type { GraphQuiesce } from '../../graph/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { ComponentTelemetry } from '../../core/telemetry.js';
-import type { ListenAddress, ListenerHooks, ListenerStatus, RetryPolicy } from '../../net/retrying-listener.js';
+import type {
+  ListenAddress,
+  ListenerHooks,
+  ListenerStatus,
+  RetryPolicy,
+} from '../../net/retrying-listener.js';
 import { registerListenerMetrics } from './listener-metrics.js';
 import { copyStats, emptyStats, type SyslogListenerStats } from './listener-stats.js';
 import {

@@ -7,7 +7,12 @@
 // highest listed), so that `VERSION LATEST` after it validates; steps carry objects unbound, and LATEST
 // is bound when they are applied.
 import type { GraphObject } from '../../api/index.js';
-import { formatDiagnostic, SourceMap, type Diagnostic, type ObjectKey } from '../../diagnostics/diagnostic.js';
+import {
+  formatDiagnostic,
+  SourceMap,
+  type Diagnostic,
+  type ObjectKey,
+} from '../../diagnostics/diagnostic.js';
 import type { Statement, UploadResourceStatement } from '../../language/ast.js';
 import { statementsToObjects } from '../../language/convert.js';
 import { identifier } from '../../language/print-literals.js';
