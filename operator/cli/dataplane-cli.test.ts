@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runCli as runLean } from './dataplane-cli.js';
 import { runCli as runWhole } from './program.js';
-import type { Output } from './report.js';
+import type { Output } from '../client/report.js';
 
 async function capture(
   run: typeof runWhole,

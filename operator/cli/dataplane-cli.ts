@@ -4,8 +4,8 @@
 // (docs/benchmarks.md, "Start-up and idle memory"). The command is the same one program.ts registers;
 // main.ts picks this entry for `dataplane …`, `--version` and `-V`.
 import { addDataplaneCommand } from './commands/dataplane.js';
-import type { ClientContext } from './client/node-commands.js';
-import type { Output } from './report.js';
+import type { ClientContext } from './node-commands.js';
+import type { Output } from '../client/report.js';
 import { rootProgram, runProgram } from './root-program.js';
 
 export function runCli(

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point of the `streamroute` command: wiring only.
-import { processOutput } from './report.js';
+import { processOutput } from '../client/report.js';
 
 // A reader that stops early (`streamroute crds | head`) is not an error: stop quietly, as cat does.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -8,7 +8,7 @@ import { parseAllDocuments } from 'yaml';
 import { InputError } from '../language/input-error.js';
 import { formatOf, readInput } from '../language/inputs.js';
 import { runCli } from './program.js';
-import { EXIT, type Output } from './report.js';
+import { EXIT, type Output } from '../client/report.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const QUICKSTART = join(ROOT, 'examples', 'quickstart');

@@ -1,7 +1,7 @@
 // The `streamroute` command line: commands, options and help. Each command is a plain function that
 // returns an exit code, so tests call them directly.
 import { Command, Option } from 'commander';
-import { addNodeCommands, type ClientContext } from './client/node-commands.js';
+import { addNodeCommands, type ClientContext } from './node-commands.js';
 import { runCompile, runValidate, type CompileOptions } from './commands/compile.js';
 import { runConvert } from './commands/convert.js';
 import { runCrds } from './commands/crds.js';
@@ -10,8 +10,8 @@ import { LOG_LEVELS, NODE_DEFAULTS, runNode, type NodeOptions } from './commands
 import { addOperatorCommand } from './commands/operator.js';
 import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
 import { runShowCreate } from './commands/show-create.js';
-import { addClusterCommands } from './kube/cluster-commands.js';
-import type { Output } from './report.js';
+import { addClusterCommands } from './cluster-commands.js';
+import type { Output } from '../client/report.js';
 import { parseResourceOption } from './resource-dirs.js';
 import { rootProgram, runProgram } from './root-program.js';
 

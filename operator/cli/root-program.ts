@@ -2,9 +2,9 @@
 // `streamroute dataplane` (dataplane-cli.ts): its name, version, help and output, and how an error of the
 // command line becomes an exit code.
 import { Command, CommanderError } from 'commander';
-import { UsageError } from './client/errors.js';
+import { UsageError } from '../client/errors.js';
 import { InputError } from '../language/input-error.js';
-import { EXIT, type Output } from './report.js';
+import { EXIT, type Output } from '../client/report.js';
 
 const EXIT_HELP = `
 Run statements on a node: streamroute [-d DOMAIN] -c 'SHOW RELAYS;', -f FILE, or statements on stdin.

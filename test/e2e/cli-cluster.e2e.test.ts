@@ -1,7 +1,7 @@
 // The CLI against a REAL kube-apiserver (issue 6 part 3): statements become server-side-applied objects,
 // a bad transaction applies nothing, uploads create immutable resource versions, SHOW CREATE reads the
 // cluster, apply/diff/rollback. There is no kubelet, so `subscribe` (a port-forward to each data-plane
-// pod) is proven on the real cluster (test/cluster) and its merging in operator/cli/kube/ unit tests.
+// pod) is proven on the real cluster (test/cluster) and its merging in operator/cluster/ unit tests.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { corePath, customPath } from '../../dataplane/kube/contract.js';
 import { statementsToObjects } from '../../operator/language/convert.js';
 import { parseScript } from '../../operator/language/parse.js';
 import { runCli } from '../../operator/cli/program.js';
-import type { Output } from '../../operator/cli/report.js';
+import type { Output } from '../../operator/client/report.js';
 import { requireKubeOrSkip, sharedKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { createNamespace, installCrds, kubeClients, type KubeClients } from '../support/kube-client.js';
 

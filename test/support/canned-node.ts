@@ -3,7 +3,7 @@
 // piece). It records every request, so a test can also check what was — or was not — sent.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Output } from '../../operator/cli/report.js';
+import type { Output } from '../../operator/client/report.js';
 
 export interface RecordedRequest {
   method: string;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { connect, type AddressInfo } from 'node:net';
-import { PORT_FORWARD_PROTOCOL } from '../../operator/cli/kube/port-forward.js';
+import { PORT_FORWARD_PROTOCOL } from '../../operator/cluster/port-forward.js';
 
 interface FakeSocket {
   protocol: string;

@@ -3,14 +3,14 @@
 // then server-side applied as one transaction (decision 0015), one line per object.
 import type { SourceLocation } from '../../diagnostics/diagnostic.js';
 import { prepareCompile } from '../../compiler/index.js';
-import { EXIT, reportDiagnostics, type Output } from '../report.js';
-import { applyObject, applyResult, objectWords } from '../kube/apply-objects.js';
-import { idOf, listDomain, toGraphObject } from '../kube/cluster-objects.js';
-import { apiFailureText, clusterCall, readCluster, type Cluster } from '../kube/cluster-target.js';
-import { bindToDomain, loadManifests, overlay } from '../kube/load-manifests.js';
-import { resourceFilesOf } from '../kube/resource-versions.js';
-import { withTransaction } from '../kube/transaction.js';
-import { validatePlan } from '../kube/validate-plan.js';
+import { EXIT, reportDiagnostics, type Output } from '../../client/report.js';
+import { applyObject, applyResult, objectWords } from '../../cluster/apply-objects.js';
+import { idOf, listDomain, toGraphObject } from '../../cluster/cluster-objects.js';
+import { apiFailureText, clusterCall, readCluster, type Cluster } from '../../cluster/cluster-target.js';
+import { bindToDomain, loadManifests, overlay } from '../../cluster/load-manifests.js';
+import { resourceFilesOf } from '../../cluster/resource-versions.js';
+import { withTransaction } from '../../cluster/transaction.js';
+import { validatePlan } from '../../cluster/validate-plan.js';
 
 export interface ApplyOptions {
   cluster: Cluster;

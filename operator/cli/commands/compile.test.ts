@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Output } from '../report.js';
+import type { Output } from '../../client/report.js';
 import { runValidate } from './compile.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'streamroute-compile-'));

@@ -2,7 +2,7 @@
 import type { SourceLocation } from '../../diagnostics/diagnostic.js';
 import { compileDomain, prepareCompile, type CompileResult } from '../../compiler/index.js';
 import { loadInputs, type InputFormat } from '../../language/inputs.js';
-import { EXIT, reportDiagnostics, type Output } from '../report.js';
+import { EXIT, reportDiagnostics, type Output } from '../../client/report.js';
 import { resourceDirectories } from '../resource-dirs.js';
 
 export interface CompileOptions {

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderCrds } from '../../api/render-crds.js';
 import { ioError } from '../../language/input-error.js';
-import { EXIT, type Output } from '../report.js';
+import { EXIT, type Output } from '../../client/report.js';
 
 export function runCrds(options: { out?: string }, output: Output): number {
   const crds = renderCrds();

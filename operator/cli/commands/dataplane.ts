@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { DATAPLANE_FLAGS, type DataplaneFlags } from '../../../dataplane/kube/dataplane-flags.js';
 import { runDataplane } from '../../../dataplane/kube/main.js';
-import type { Output } from '../report.js';
+import type { Output } from '../../client/report.js';
 
 export function addDataplaneCommand(
   program: Command,

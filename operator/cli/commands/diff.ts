@@ -4,12 +4,17 @@
 // Exit 0 when applying would change nothing, 1 when it would.
 import { stringify } from 'yaml';
 import { canonicalJson } from '../../api/canonical-json.js';
-import { EXIT, reportDiagnostics, type Output } from '../report.js';
-import { objectWords } from '../kube/apply-objects.js';
-import { listDomain } from '../kube/cluster-objects.js';
-import { readCluster, type Cluster } from '../kube/cluster-target.js';
-import { bindToDomain, compareWithDomain, loadManifests, type Comparison } from '../kube/load-manifests.js';
-import { unifiedDiff } from '../kube/unified-diff.js';
+import { EXIT, reportDiagnostics, type Output } from '../../client/report.js';
+import { objectWords } from '../../cluster/apply-objects.js';
+import { listDomain } from '../../cluster/cluster-objects.js';
+import { readCluster, type Cluster } from '../../cluster/cluster-target.js';
+import {
+  bindToDomain,
+  compareWithDomain,
+  loadManifests,
+  type Comparison,
+} from '../../cluster/load-manifests.js';
+import { unifiedDiff } from '../../cluster/unified-diff.js';
 import { isStatementText } from './apply.js';
 
 export interface DiffOptions {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { removeDir, tempDir } from '../../../test/fixtures/embedded-node.js';
-import { EXIT, type Output } from '../report.js';
+import { EXIT, type Output } from '../../client/report.js';
 import { runNode, type NodeOptions } from './node.js';
 
 const LOOPBACK = {

@@ -10,13 +10,13 @@ import {
   parseListenAddr,
 } from '../../../dataplane/sources/http/config.js';
 import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
-import { UsageError } from '../client/errors.js';
-import { untilInterrupted } from '../client/interrupt.js';
+import { UsageError } from '../../client/errors.js';
+import { untilInterrupted } from '../../client/interrupt.js';
 import { startEmbeddedNode, type EmbeddedNode, type EmbeddedNodeOptions } from '../../node/embedded-node.js';
 import { DataDirError } from '../../node/data-dir-error.js';
 import { errorName } from '../../node/error-text.js';
 import { ManifestError } from '../../node/manifests.js';
-import { EXIT, type Output } from '../report.js';
+import { EXIT, type Output } from '../../client/report.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Command } from 'commander';
 import { pino } from 'pino';
 import { runCli } from '../program.js';
-import type { Output } from '../report.js';
+import type { Output } from '../../client/report.js';
 import { addOperatorCommand, operatorConfig, type OperatorOptions } from './operator.js';
 
 function capture(): Output & { errors: string[] } {

@@ -9,9 +9,9 @@ import type { ReconcileDomain } from '../../controller/domain-snapshot.js';
 import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/health-server.js';
 import { defaultIdentity } from '../../controller/leader-election.js';
 import { startOperator, type OperatorConfig, type RunningOperator } from '../../controller/main.js';
-import { UsageError } from '../client/errors.js';
-import { untilInterrupted } from '../client/interrupt.js';
-import { EXIT, type Output } from '../report.js';
+import { UsageError } from '../../client/errors.js';
+import { untilInterrupted } from '../../client/interrupt.js';
+import { EXIT, type Output } from '../../client/report.js';
 import { LOG_LEVELS } from './node.js';
 
 export interface OperatorOptions {

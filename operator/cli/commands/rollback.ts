@@ -4,8 +4,8 @@
 // `--unpin` removes the pin (decision 0015).
 import { POINTER_NAME, corePath, graphConfigMapName } from '../../../dataplane/kube/contract.js';
 import { isStatus } from '../../../dataplane/kube-client/kube-api.js';
-import { EXIT, type Output } from '../report.js';
-import { apiFailureText, clusterCall, type Cluster } from '../kube/cluster-target.js';
+import { EXIT, type Output } from '../../client/report.js';
+import { apiFailureText, clusterCall, type Cluster } from '../../cluster/cluster-target.js';
 
 export interface RollbackOptions {
   cluster: Cluster;

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { KubeApi, errorText } from '../../../dataplane/kube-client/kube-api.js';
 import { systemClock } from '../../../dataplane/core/clock.js';
 import { cleanUpAfterUninstall } from '../../controller/uninstall-cleanup.js';
-import { EXIT, type Output } from '../report.js';
+import { EXIT, type Output } from '../../client/report.js';
 
 interface UninstallCleanupOptions {
   kubeconfig?: string;

@@ -1,0 +1,216 @@
+// The commands that talk to a node, on the `streamroute` command line: statements run from the root
+// command (-c, -f, stdin), `subscribe` and `describe`. -d and --server are accepted before the command
+// (root options) and after it (the command's own); the command's own win.
+import { Argument, Command, Option } from 'commander';
+import { EXIT, type Output } from '../client/report.js';
+import {
+  countArgument,
+  describedKindArgument,
+  domainArgument,
+  nameArgument,
+  serverArgument,
+} from '../client/arguments.js';
+import { runDescribe } from '../client/describe.js';
+import {
+  chooseServer,
+  DEFAULT_SERVER,
+  SERVER_ENV,
+  type NodeTarget,
+  type Server,
+} from '../client/endpoint.js';
+import { UsageError } from '../client/errors.js';
+import { untilInterrupted } from '../client/interrupt.js';
+import { runStatements } from '../client/run-statements.js';
+import { processStdin, type ScriptInput, type Stdin } from '../client/scripts.js';
+import { runSubscribe } from '../client/subscribe.js';
+import {
+  addClusterOptions,
+  clusterOf,
+  runClusterDescribe,
+  runClusterStatements,
+  runClusterSubscribe,
+  type ClusterCommandOptions,
+} from '../cluster/index.js';
+
+/** What the node commands take from the process; tests pass their own. */
+export interface ClientContext {
+  stdin?: Stdin;
+  /** For $STREAMROUTE_SERVER. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where relative UPLOAD RESOURCE directories resolve. */
+  cwd?: string;
+  /** Ends a running subscription (exit 0). Without it, SIGINT or SIGTERM does. */
+  signal?: AbortSignal;
+}
+
+interface TargetOptions extends ClusterCommandOptions {
+  domain?: string;
+  server?: Server;
+}
+
+const SERVER_HELP = `the node's admin API (default: $${SERVER_ENV}, else ${DEFAULT_SERVER})`;
+
+/** Adds the root options and action (run statements), `subscribe` and `describe`. */
+export function addNodeCommands(
+  program: Command,
+  output: Output,
+  exit: (code: number) => void,
+  context: ClientContext,
+): void {
+  const inputs: ScriptInput[] = [];
+  const env = context.env ?? process.env;
+  const targetOf = (command: Command): NodeTarget =>
+    target(command.opts<TargetOptions>(), program.opts<TargetOptions>(), env);
+  // Cluster mode (--kubeconfig, --context, $STREAMROUTE_KUBECONFIG): undefined for the embedded node.
+  const clusterFor = (command: Command) => clusterOf(command, program, env);
+  program.hook('preAction', (_root, command) => {
+    if (command !== program && inputs.length > 0) {
+      throw new UsageError(`-c and -f run statements; they do not go with ${command.name()}`);
+    }
+  });
+
+  program
+    .command('subscribe')
+    .description('print the records arriving on a relay, one JSON object per line, until interrupted')
+    .addArgument(
+      new Argument('<subscription>', 'subscription name (subscribers of one name share records)').argParser(
+        nameArgument,
+      ),
+    )
+    .addArgument(new Argument('<relay>', 'relay name').argParser(nameArgument))
+    .option(
+      '--buffer <n>',
+      'records the node keeps for this subscriber before dropping the oldest',
+      countArgument,
+    )
+    .addOption(domainOption())
+    .addOption(serverOption())
+    .action(async (subscription: string, relay: string, options: { buffer?: number }, command: Command) => {
+      const cluster = clusterFor(command);
+      const interrupt = untilInterrupted(context.signal);
+      if (cluster !== undefined) {
+        try {
+          exit(
+            await runClusterSubscribe(
+              { ...cluster.subscribe(), subscription, relay, signal: interrupt.signal, ...buffered(options) },
+              output,
+            ),
+          );
+        } finally {
+          interrupt.dispose();
+        }
+        return;
+      }
+      const nodeTarget = targetOf(command);
+      try {
+        const base = { target: nodeTarget, subscription, relay, signal: interrupt.signal };
+        exit(
+          await runSubscribe(
+            options.buffer === undefined ? base : { ...base, buffer: options.buffer },
+            output,
+          ),
+        );
+      } finally {
+        interrupt.dispose();
+      }
+    });
+
+  program
+    .command('describe')
+    .description('show the runtime state and metrics of an ingestor or emitter (as DESCRIBE does)')
+    .addArgument(new Argument('<kind>', 'ingestor or emitter').argParser(describedKindArgument))
+    .addArgument(new Argument('<name>', 'its name (an identifier, as in statements)').argParser(nameArgument))
+    .option('--json', "print the node's JSON instead of text")
+    .addOption(domainOption())
+    .addOption(serverOption())
+    .action(
+      async (kind: 'ingestor' | 'emitter', name: string, options: { json?: boolean }, command: Command) => {
+        const json = options.json === true;
+        const cluster = clusterFor(command);
+        if (cluster !== undefined) {
+          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, json }, output));
+          return;
+        }
+        exit(await runDescribe({ target: targetOf(command), kind, name, json }, output));
+      },
+    );
+
+  addClusterOptions(program, { root: true });
+  for (const command of program.commands) {
+    if (command.name() === 'subscribe') addClusterOptions(command, { operatorNamespace: true });
+    if (command.name() === 'describe') addClusterOptions(command, { operatorNamespace: true });
+  }
+
+  const collect = (make: (value: string) => ScriptInput) => (value: string) => {
+    inputs.push(make(value));
+    return inputs.length;
+  };
+  program
+    .enablePositionalOptions()
+    .allowExcessArguments()
+    .addOption(
+      new Option('-d, --domain <domain>', 'the domain (a namespace on Kubernetes) to work in')
+        .default('default')
+        .argParser(domainArgument),
+    )
+    .addOption(new Option('--server <url>', SERVER_HELP).argParser(serverArgument))
+    .addOption(
+      new Option(
+        '-c, --command <statements>',
+        'run these statements on the node (repeatable, in order with -f)',
+      ).argParser(collect((text) => ({ kind: 'command', text }))),
+    )
+    .addOption(
+      new Option(
+        '-f, --file <path>',
+        'run the statements in this file; - reads stdin (repeatable)',
+      ).argParser(collect((path) => ({ kind: 'file', path }))),
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const [unknown] = command.args;
+      if (unknown !== undefined) {
+        command.error(`error: unknown command '${unknown}'`, {
+          code: 'commander.unknownCommand',
+          exitCode: EXIT.usage,
+        });
+      }
+      const stdin = context.stdin ?? processStdin;
+      if (inputs.length === 0 && stdin.isTTY) command.help({ error: true });
+      const cluster = clusterFor(program);
+      if (cluster !== undefined) {
+        const cwd = context.cwd ?? process.cwd();
+        exit(await runClusterStatements({ cluster: cluster.connect(), inputs, stdin, cwd }, output));
+        return;
+      }
+      const nodeTarget = target(program.opts<TargetOptions>(), {}, env);
+      exit(
+        await runStatements({ target: nodeTarget, inputs, stdin, cwd: context.cwd ?? process.cwd() }, output),
+      );
+    });
+}
+
+function buffered(options: { buffer?: number }): { buffer?: number } {
+  return options.buffer === undefined ? {} : { buffer: options.buffer };
+}
+
+/** -d and --server after a command; without them, the root's (before the command) apply. */
+function domainOption(): Option {
+  return new Option(
+    '-d, --domain <domain>',
+    'the domain to work in (default: -d before the command, else default)',
+  ).argParser(domainArgument);
+}
+
+function serverOption(): Option {
+  return new Option('--server <url>', SERVER_HELP).argParser(serverArgument);
+}
+
+function target(
+  own: TargetOptions,
+  root: TargetOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): NodeTarget {
+  const server = chooseServer(own.server ?? root.server, env[SERVER_ENV]);
+  if (typeof server === 'string') throw new UsageError(server);
+  return { server, domain: own.domain ?? root.domain ?? 'default' };
+}

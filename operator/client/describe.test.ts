@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import type { ComponentDescription } from '../../dataplane/core/status.js';
+import {
+  CapturedOutput,
+  replyJson,
+  startCannedNode,
+  type CannedHandler,
+  type CannedNode,
+} from '../../test/support/canned-node.js';
+import { describeText } from '../node/describe-text.js';
+import { runCli } from '../cli/program.js';
+import { EXIT } from './report.js';
+
+const EMITTER: ComponentDescription = {
+  domain: 'prod',
+  kind: 'emitter',
+  name: 'to-siem',
+  graphVersion: 4,
+  state: 'Retrying',
+  transientError: { code: 'ECONNREFUSED', message: 'connection refused', since: '2025-01-02T03:04:05Z' },
+  backoffMs: 2000,
+  metrics: { records_in: 10, records_out: 7 },
+  details: { addr: 'siem:6514', transport: 'tls' },
+};
+
+describe('streamroute describe', () => {
+  let node: CannedNode | undefined;
+  afterEach(async () => {
+    await node?.close();
+    node = undefined;
+  });
+
+  async function describeOn(handler: CannedHandler, argv: string[]) {
+    await node?.close();
+    node = await startCannedNode(handler);
+    const output = new CapturedOutput();
+    const code = await runCli(['--server', node.url, ...argv], output);
+    return { code, output, requests: node.requests };
+  }
+
+  const found: CannedHandler = (_request, response) => replyJson(response, 200, EMITTER);
+
+  it('prints what DESCRIBE prints; the name is an identifier, mapped', async () => {
+    const { code, output, requests } = await describeOn(found, [
+      '-d',
+      'prod',
+      'describe',
+      'EMITTER',
+      'to_siem',
+    ]);
+    assert.equal(code, EXIT.ok, output.stderr);
+    assert.equal(requests[0]?.url, '/v1/domains/prod/emitters/to-siem');
+    assert.equal(output.stdout, `${describeText(EMITTER)}\n`);
+    assert.match(output.stdout, /^emitter to-siem \(domain prod, graph version 4\)\nstate: Retrying\n/);
+  });
+
+  it('--json prints the node’s JSON', async () => {
+    const { code, output, requests } = await describeOn(found, [
+      'describe',
+      'ingestor',
+      'web',
+      '--json',
+      '-d',
+      'prod',
+    ]);
+    assert.equal(code, EXIT.ok, output.stderr);
+    assert.equal(requests[0]?.url, '/v1/domains/prod/ingestors/web');
+    assert.deepEqual(JSON.parse(output.stdout), EMITTER);
+  });
+
+  it('not there (404): the node’s message, exit 1', async () => {
+    const { code, output } = await describeOn(
+      (_request, response) =>
+        replyJson(response, 404, {
+          error: { code: 'not_found', message: 'domain default has no ingestor web' },
+        }),
+      ['describe', 'ingestor', 'web'],
+    );
+    assert.equal(code, EXIT.invalid);
+    assert.equal(output.stderr, 'streamroute: domain default has no ingestor web\n');
+  });
+
+  it('a description of another shape is not the protocol: exit 3', async () => {
+    const { code, output } = await describeOn(
+      (_request, response) => replyJson(response, 200, { ...EMITTER, metrics: { records_in: '10' } }),
+      ['describe', 'emitter', 'e'],
+    );
+    assert.equal(code, EXIT.io);
+    assert.match(output.stderr, /does not fit the protocol \(metrics\.records_in: expected a number\)/);
+  });
+
+  it('a kind other than ingestor or emitter, or a name that is no identifier: exit 2, nothing sent', async () => {
+    for (const argv of [
+      ['describe', 'relay', 'r'],
+      ['describe', 'emitter', 'to-siem'],
+      ['describe', 'emitter', 'trailing_'],
+    ]) {
+      const { code, requests } = await describeOn(found, argv);
+      assert.equal(code, EXIT.usage, argv.join(' '));
+      assert.equal(requests.length, 0);
+    }
+  });
+});

@@ -1,0 +1,63 @@
+// `streamroute [-d DOMAIN] [--server URL] -c STATEMENTS | -f FILE | < stdin`: runs scripts on a node,
+// psql-style. Every script and every UPLOAD RESOURCE directory is read before the first request, so a
+// path that cannot be read sends nothing; then each script is sent in order, and the first that fails
+// stops the rest.
+import { parseScript } from '../language/parse.js';
+import { EXIT, type Output } from './report.js';
+import { domainUrl, type NodeTarget } from './endpoint.js';
+import { callNode, type Answer } from './node-call.js';
+import { printReply } from './print-reply.js';
+import { decodeStatementsReply, type StatementsReply, type StatementsRequest } from './protocol.js';
+import { readScripts, type ScriptInput, type Stdin } from './scripts.js';
+import { collectUploads } from './uploads.js';
+
+export interface StatementsOptions {
+  target: NodeTarget;
+  /** The -c and -f options in order; none reads stdin. */
+  inputs: readonly ScriptInput[];
+  stdin: Stdin;
+  /** Where relative UPLOAD RESOURCE directories resolve. */
+  cwd: string;
+}
+
+export async function runStatements(options: StatementsOptions, output: Output): Promise<number> {
+  const scripts = await readScripts(options.inputs, options.stdin);
+  const requests = scripts.flatMap((script): StatementsRequest[] => {
+    const parsed = parseScript(script.text, script.source);
+    // Nothing but blanks and comments: nothing to run, and no reason to need a node.
+    if (parsed.statements.length === 0 && parsed.diagnostics.length === 0) return [];
+    const uploads = collectUploads(parsed, script.source, options.cwd);
+    return [{ script: script.text, source: script.source, uploads }];
+  });
+  for (const [index, request] of requests.entries()) {
+    const answer = await callNode(
+      {
+        server: options.target.server,
+        method: 'POST',
+        url: domainUrl(options.target, ['statements']),
+        body: request,
+      },
+      decodeStatementsReply,
+    );
+    if (!printAnswer(answer, request.source, options.target, output)) {
+      const rest = requests.slice(index + 1).map((skipped) => skipped.source);
+      if (rest.length > 0) output.err(`streamroute: not run after the error: ${rest.join(', ')}`);
+      return EXIT.invalid;
+    }
+  }
+  return EXIT.ok;
+}
+
+function printAnswer(
+  answer: Answer<StatementsReply>,
+  source: string,
+  target: NodeTarget,
+  output: Output,
+): boolean {
+  if (answer.ok) return printReply(answer.value, { domain: target.domain, source }, output);
+  const { code, message } = answer.error;
+  output.err(
+    `streamroute: ${source}: the node refused the script: ${message} (${code}, HTTP ${answer.status})`,
+  );
+  return false;
+}
