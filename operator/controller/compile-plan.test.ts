@@ -4,7 +4,7 @@ import { toGraphObject } from './cluster-objects.js';
 import { planCompile, type PlanInput } from './compile-plan.js';
 import { NO_INPUTS, type GraphInput } from './graph-inputs.js';
 import type { HeldTransaction } from './transactions.js';
-import { DOMAIN, relay, schema } from './test-fixtures.js';
+import { DOMAIN, relay, schema } from './controller.fixtures.js';
 import type { ClusterObject } from './domain-snapshot.js';
 
 function plan(

@@ -5,7 +5,7 @@ import { statusChange, type StatusInputs } from './desired-status.js';
 import { domainNodes } from './node-rollup.js';
 import { acceptedCondition, statusPatch } from './object-status.js';
 import { resourceVersionIndex } from './resource-files.js';
-import { cluster, relay } from './test-fixtures.js';
+import { cluster, relay } from './controller.fixtures.js';
 
 const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T00:01:00Z';

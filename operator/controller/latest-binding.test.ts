@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { GraphObject } from '../api/index.js';
 import { toGraphObject } from './cluster-objects.js';
 import { bindObject, latestRefs, recordedBindings } from './latest-binding.js';
-import { cluster } from './test-fixtures.js';
+import { cluster } from './controller.fixtures.js';
 
 const client = (generation: number, version: number | 'LATEST'): GraphObject =>
   toGraphObject(

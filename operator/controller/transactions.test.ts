@@ -6,7 +6,7 @@ import {
 } from '../../dataplane/kube/contract.js';
 import { ManualClock } from '../../dataplane/core/clock.js';
 import { NO_INPUTS } from './graph-inputs.js';
-import { cluster } from './test-fixtures.js';
+import { cluster } from './controller.fixtures.js';
 import { TRANSACTION_TIMEOUT_MS, TransactionTracker } from './transactions.js';
 
 const annotations = {
