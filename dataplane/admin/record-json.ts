@@ -1,4 +1,4 @@
-// One record as one JSON object, the line format of a subscription stream (DESIGN.md §5 "Subscriptions"):
+// One record as one JSON object, the line format of a subscription stream (docs/admin-api.md, "Format"):
 // the record's fields in record order, keyed by field name, no envelope.
 //
 //   STRING        JSON string: quotes, backslashes, control characters and lone surrogates escaped as

@@ -1,4 +1,4 @@
-// Subscriptions of the admin API (DESIGN.md §5 "Subscriptions"): subscribers with the same subscription
+// Subscriptions of the admin API (docs/admin-api.md, "Subscriptions"): subscribers with the same subscription
 // name on a relay share its records, different names each receive all of them. A group per (domain,
 // relay, subscription name) holds one backend subscription, taken by its first member and released with
 // its last. A slow subscriber never slows the graph: its bounded queue drops the oldest records, counted

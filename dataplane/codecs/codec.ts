@@ -3,10 +3,11 @@
 // CODEC_FACTORIES.
 //
 // A codec turns one payload (one POST body, one syslog frame) into records of its schema, or into ONE
-// message error for the whole payload (spec §2.3: a body is accepted or rejected as a whole). A codec may
-// answer synchronously or with a promise (a JAQ program in WebAssembly, say); it never throws for bad
-// input. Records it returns conform to its schema: every field present, null only where OPTIONAL, values
-// in the representation of values.ts. Reasons name keys, fields and types, never payload values.
+// message error for the whole payload (docs/codecs.md, "JAQ codecs": a body is accepted or rejected as a
+// whole). A codec may answer synchronously or with a promise (a JAQ program in WebAssembly, say); it never
+// throws for bad input. Records it returns conform to its schema: every field present, null only where
+// OPTIONAL, values in the representation of values.ts. Reasons name keys, fields and types, never payload
+// values.
 import type { GraphCodec, GraphSchema } from '../graph/types.js';
 import type { MessageError } from '../core/errors.js';
 import type { RecordValues } from '../core/values.js';

@@ -1,9 +1,9 @@
-// The JSON wire-schema codec, MODE STRICT (spec §2.2): one body is one JSON object is one record. Every
-// key of the wire schema must be there with its wire type (`string`, `integer`), and no other key may be;
-// a wire field the schema lacks is read and dropped, a schema field the wire schema lacks is null. Integers
-// are exact (json-numbers.ts) and range-checked into the field's type; `string` feeds STRING, or DATETIME
-// as RFC 3339 text. Null is accepted only where the record may hold it (an OPTIONAL field, or a wire
-// field the schema drops). Decisions: docs/runtime.md ("JSON wire-schema codec").
+// The JSON wire-schema codec, MODE STRICT (docs/runtime.md, "JSON wire-schema codec (MODE STRICT)"): one body
+// is one JSON object is one record. Every key of the wire schema must be there with its wire type (`string`,
+// `integer`), and no other key may be; a wire field the schema lacks is read and dropped, a schema field the
+// wire schema lacks is null. Integers are exact (json-numbers.ts) and range-checked into the field's type;
+// `string` feeds STRING, or DATETIME as RFC 3339 text. Null is accepted only where the record may hold it (an
+// OPTIONAL field, or a wire field the schema drops). Decisions: docs/runtime.md ("JSON wire-schema codec").
 import type { GraphCodec, GraphField, GraphSchema, WireType } from '../graph/types.js';
 import { RecordError, messageError, quoteName } from '../core/errors.js';
 import type { RecordValues } from '../core/values.js';

@@ -2,7 +2,7 @@
 // emitters, transient errors, a component's description, and readiness checks. The admin API, the node
 // reports to the operator and the CLI all read these shapes.
 
-/** Runtime states of ingestors and emitters (DESIGN.md §5). */
+/** Runtime states of ingestors and emitters (docs/admin-api.md, "Runtime states"). */
 export const RUNTIME_STATES = [
   'Starting',
   'Running',

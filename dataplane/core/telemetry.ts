@@ -29,6 +29,18 @@ export const DROP_REASONS = [
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
+/**
+ * Why a component itself failed (ON GENERAL ERROR LOG), counted in `streamroute_general_errors_total` and
+ * logged at error. An emitter's failed connect or write is a general error too, whose reason is the
+ * transport's own code (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, …: see `transportError`).
+ */
+export const GENERAL_ERROR_REASONS = [
+  'ingest_failed', // routing a decoded payload threw (a defect); the ingestor goes on with the next one
+  'deliver_failed', // a syslog listener could not hand a frame to its ingestor's entry
+  'listener_socket_error', // a syslog listener's listening socket failed
+] as const;
+export type GeneralErrorReason = (typeof GENERAL_ERROR_REASONS)[number];
+
 const LABELS = ['domain', 'kind', 'name'] as const;
 const REASON_LABELS = [...LABELS, 'reason'] as const;
 
@@ -235,8 +247,17 @@ export class ComponentTelemetry {
     if (count > 0) this.#logger.warn({ ...extra, reason, count, detail }, 'records dropped');
   }
 
-  /** A failure of the component itself (ON GENERAL ERROR LOG); `code` is bounded, `detail` names no values. */
-  generalError(code: string, detail: string): void {
+  /** A failure of the component itself (ON GENERAL ERROR LOG); `detail` names no values. */
+  generalError(reason: GeneralErrorReason, detail: string): void {
+    this.#generalError(reason, detail);
+  }
+
+  /** An emitter's connect or write failed: a general error whose reason is the transport's bounded code. */
+  transportError(code: string, detail: string): void {
+    this.#generalError(code, detail);
+  }
+
+  #generalError(code: string, detail: string): void {
     this.#countReason('generalErrors', code);
     this.#logger.error({ code, detail }, 'general error');
   }

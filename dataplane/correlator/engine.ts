@@ -1,4 +1,5 @@
-// The correlator state machine (spec §2.7, §3.1), independent of how records reach it and where results go.
+// The correlator state machine (docs/correlator.md), independent of how records reach it and where results
+// go.
 //
 //   arrival ──▶ expire what is due ──▶ look in the other side's bucket for the key ──▶ pair (both leave)
 //                                                                                 └─▶ wait in own buffer

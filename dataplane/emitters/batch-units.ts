@@ -1,9 +1,10 @@
-// The datagrams of one UDP batch in the SYSLOG batch form (spec §4.4; codecs/syslog/syslog-batch.ts). A
-// batch whose form is above the UDP limit (65,507 bytes) is split in two halves, each made again, down to
-// single members; a single member whose batch form is still too large is SR3030 and is left out (the
-// emitter sends it to ON MESSAGE ERROR). An outer record the codec refuses fails its members with that
-// error; a codec that throws or rejects on it is a defect, SR3009 for its members (as in ordered-encoder.ts),
-// never a rejection of the write pump. Order is kept: the datagrams follow the members' order.
+// The datagrams of one UDP batch in the SYSLOG batch form (docs/syslog-wire.md, "Emitters";
+// codecs/syslog/syslog-batch.ts). A batch whose form is above the UDP limit (65,507 bytes) is split in two
+// halves, each made again, down to single members; a single member whose batch form is still too large is
+// SR3030 and is left out (the emitter sends it to ON MESSAGE ERROR). An outer record the codec refuses fails
+// its members with that error; a codec that throws or rejects on it is a defect, SR3009 for its members (as
+// in ordered-encoder.ts), never a rejection of the write pump. Order is kept: the datagrams follow the
+// members' order.
 import type { Codec } from '../codecs/codec.js';
 import { encodeSyslogBatchOf } from '../codecs/syslog/syslog-batch.js';
 import { messageError, type MessageError } from '../core/errors.js';

@@ -1,7 +1,7 @@
-// One connection budget (spec §4.4 rule 3, §8: 30 s by default) that DNS, every address attempt and the
-// TLS handshake spend together. The budget runs on the injected clock, so tests move time instead of
-// waiting for it; `race` gives up on a step (a DNS server that never answers, a SYN nobody answers) when
-// the budget or the step's share of it runs out.
+// One connection budget (docs/syslog-wire.md, "Emitters", Addresses: 30 s by default) that DNS, every address
+// attempt and the TLS handshake spend together. The budget runs on the injected clock, so tests move time
+// instead of waiting for it; `race` gives up on a step (a DNS server that never answers, a SYN nobody
+// answers) when the budget or the step's share of it runs out.
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import type { Clock } from '../core/clock.js';

@@ -1,8 +1,8 @@
-// The UDP sender (spec §4.4 rule 2): a socket of the answer's family (udp4/udp6), `connect()`ed to the
-// address, for the first answer whose setup succeeds. One unit is one datagram; a batch succeeded when
-// every send callback reported no error (the kernel took the datagram — UDP has no delivery feedback).
-// A connected UDP socket learns of an ICMP port-unreachable as an error on a later send, which fails
-// that batch and makes the emitter rebuild the sender like any other transport failure.
+// The UDP sender (docs/syslog-wire.md, "Emitters", Addresses): a socket of the answer's family (udp4/udp6),
+// `connect()`ed to the address, for the first answer whose setup succeeds. One unit is one datagram; a batch
+// succeeded when every send callback reported no error (the kernel took the datagram — UDP has no delivery
+// feedback). A connected UDP socket learns of an ICMP port-unreachable as an error on a later send, which
+// fails that batch and makes the emitter rebuild the sender like any other transport failure.
 import { createSocket, type Socket } from 'node:dgram';
 import type { ResolvedAddress } from './connect-budget.js';
 import { SenderError, SenderLife, hostPort, senderError, type Sender } from './sender.js';

@@ -243,7 +243,7 @@ export class DeliveryLoop {
     this.#nextDelayMs = wait;
     this.#backoffMs = Math.min(wait * 2, this.#o.spec.retry.maxMs);
     this.#state = 'Retrying';
-    this.#o.telemetry.generalError(error.code, error.message);
+    this.#o.telemetry.transportError(error.code, error.message);
     const what = phase === 'connect' ? 'connection failed' : 'connection lost';
     this.#o.log.info(
       { event: 'emitter_retrying', code: error.code, retryInMs: wait },

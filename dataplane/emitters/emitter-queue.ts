@@ -1,6 +1,6 @@
 // What an emitter holds between encoding and a successful write: encoded records in arrival order, cut
-// into batches, bounded in bytes. A batch is the unit of writing and of retry (spec §7: a failed batch is
-// kept and sent again whole), so it is removed only after its write succeeded.
+// into batches, bounded in bytes. A batch is the unit of writing and of retry (docs/syslog-wire.md,
+// "Emitters": a failed batch is kept and sent again whole), so it is removed only after its write succeeded.
 //
 //   open batch ─ maxRecords reached, maxBytes reached, maxTimeMs after its first record, close() ─→ closed
 //   closed batches wait in order; the front one is written (and may be "in flight")

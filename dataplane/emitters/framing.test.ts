@@ -24,7 +24,7 @@ const code = (frame: Uint8Array | MessageError): string => {
   return frame.code;
 };
 
-describe('emitter framing (spec §4.4, §8)', () => {
+describe('emitter framing (docs/syslog-wire.md "Emitters")', () => {
   it('octet-counting: decimal byte length, one space, the payload (bytes, not characters)', () => {
     assert.equal(text(octetCountedFrame(bytes('<13>1 - - - - - - é'))), '20 <13>1 - - - - - - é');
   });

@@ -1,6 +1,6 @@
-// How an encoded syslog message goes on the wire of each transport (spec §4.4, §7, §8). Framing is kept
-// apart from format (the codec): these functions take the codec's bytes and either frame them or say why
-// the message cannot be carried, as a message error the emitter hands to ON MESSAGE ERROR; they never
+// How an encoded syslog message goes on the wire of each transport (docs/syslog-wire.md, "Emitters"). Framing
+// is kept apart from format (the codec): these functions take the codec's bytes and either frame them or say
+// why the message cannot be carried, as a message error the emitter hands to ON MESSAGE ERROR; they never
 // throw and never quote the payload.
 //
 //   UDP             the payload is the datagram; above 65,507 bytes (the IPv4 UDP payload limit) → SR3030
@@ -16,15 +16,10 @@
 //
 // `size` parameters exist so that tests can check the limits without building gigabyte payloads.
 import { messageError, type MessageError } from '../core/errors.js';
+import { DIGIT_0, LF, MAX_OCTET_COUNT_DIGITS, SP, UDP_MAX_PAYLOAD } from '../net/syslog-framing.js';
 
-/** Largest UDP payload the emitter sends (spec §8: 65,535 − 8 UDP header − 20 IPv4 header). */
-export const UDP_MAX_PAYLOAD = 65_507;
-/** Longest octet count (spec §8). */
-export const MAX_OCTET_COUNT_DIGITS = 10;
-
-const LF = 0x0a;
-const SP = 0x20;
-const DIGIT_0 = 0x30;
+// The limits and bytes are the listeners' decoder's too: one copy, in dataplane/net/syslog-framing.ts.
+export { MAX_OCTET_COUNT_DIGITS, UDP_MAX_PAYLOAD } from '../net/syslog-framing.js';
 
 /** The datagram for `payload`, or SR3030 when it is larger than UDP carries. */
 export function datagramFrame(payload: Uint8Array, size = payload.length): Uint8Array | MessageError {

@@ -1,4 +1,4 @@
-// Opening a sender for a syslog client (spec §4.4 "Address resolution by the emitter"): the host of
+// Opening a sender for a syslog client (docs/syslog-wire.md, "Emitters", Addresses): the host of
 // `addr` is resolved every time (a literal address is used as it is), within ONE connection budget that
 // the lookup, the address attempts and the TLS handshake all spend; then UDP sets up a socket for the
 // first answer that takes one, TCP and TLS connect to the first answer that accepts. Each attempt is

@@ -1,8 +1,8 @@
-// Encoding in arrival order (spec §4.4: records are written in the order the relay gave them). A codec may
-// answer with a promise (a JAQ program in WebAssembly), and promises may settle in any order, so a record
-// whose encoding finished waits for every record taken before it; synchronous results ahead of nothing
-// go straight through, which keeps the common SYSLOG codec path free of promises. A codec that throws or
-// rejects is a defect: the record becomes SR3009, like a refused payload.
+// Encoding in arrival order (docs/syslog-wire.md, "Emitters": records are written in the order the relay gave
+// them). A codec may answer with a promise (a JAQ program in WebAssembly), and promises may settle in any
+// order, so a record whose encoding finished waits for every record taken before it; synchronous results
+// ahead of nothing go straight through, which keeps the common SYSLOG codec path free of promises. A codec
+// that throws or rejects is a defect: the record becomes SR3009, like a refused payload.
 import type { Codec, EncodeResult } from '../codecs/codec.js';
 import { messageError } from '../core/errors.js';
 import type { RecordValues } from '../core/values.js';

@@ -1,6 +1,6 @@
-// The TCP and TLS senders (spec §4.4): one persistent connection to the first answer that accepts, tried
-// in order, each attempt getting an equal share of what is left of the connection budget (the TLS
-// handshake included). TLS always verifies the server against the host of `addr`, whichever address
+// The TCP and TLS senders (docs/syslog-wire.md, "Emitters"): one persistent connection to the first answer
+// that accepts, tried in order, each attempt getting an equal share of what is left of the connection budget
+// (the TLS handshake included). TLS always verifies the server against the host of `addr`, whichever address
 // answered: SNI carries that host (omitted for an IP literal, which SNI cannot carry) and the identity
 // check runs against it; the trust roots are `tls_ca_file` or the platform's; a client certificate and
 // key are presented only together; TLS 1.2 at least.

@@ -17,7 +17,7 @@ const codec = syslogCodec();
 const START = 1_000_000;
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-describe('syslog emitter: failures, retry and resolution (spec §4.4, §7)', function () {
+describe('syslog emitter: failures, retry and resolution (docs/syslog-wire.md "Emitters")', function () {
   const receivers: StreamReceiver[] = [];
   const receiver = async (port = 0): Promise<StreamReceiver> => {
     const made = await new StreamReceiver().listen(port);

@@ -15,7 +15,7 @@ import {
 
 const codec = syslogCodec();
 
-describe('syslog emitter over TCP (spec §4.4)', function () {
+describe('syslog emitter over TCP (docs/syslog-wire.md "Emitters")', function () {
   let receiver: StreamReceiver;
 
   beforeEach(async () => {

@@ -17,7 +17,7 @@ import {
 const codec = syslogCodec();
 const toLoopback: Resolver = () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
 
-describe('syslog emitter over TLS (spec §4.4, §5)', function () {
+describe('syslog emitter over TLS (docs/syslog-wire.md "Emitters")', function () {
   const receivers: StreamReceiver[] = [];
   const server = async (identity: PemPair, extra: TlsOptions = {}): Promise<StreamReceiver> => {
     const made = await new StreamReceiver({ cert: identity.cert, key: identity.key, ...extra }).listen();

@@ -10,7 +10,7 @@ import {
   waitFor,
 } from '../../test/support/emitter-kit.js';
 
-describe('syslog emitter over UDP (spec §4.4)', function () {
+describe('syslog emitter over UDP (docs/syslog-wire.md "Emitters")', function () {
   let receiver: DatagramReceiver;
   const codec = syslogCodec();
 

@@ -1,5 +1,5 @@
-// The syslog emitter (spec §2.11, §4.4, §7): takes the records of its relay, encodes them in arrival
-// order, checks that each can be framed for the client's transport, and queues them; delivery-loop.ts
+// The syslog emitter (docs/syslog-wire.md, "Emitters"): takes the records of its relay, encodes them in
+// arrival order, checks that each can be framed for the client's transport, and queues them; delivery-loop.ts
 // writes the queue in batches over one sender, rebuilding the sender whenever it fails.
 //
 // Delivery is at-least-once per batch: a batch leaves the queue only when its write succeeded, so records

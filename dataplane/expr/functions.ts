@@ -1,6 +1,6 @@
-// The functions of the expression language (DESIGN.md §5, FUNCTIONS), each compiled for the static types
-// of its arguments. Text functions count and cut Unicode code points; the rest of the decisions are in
-// docs/runtime.md ("Functions").
+// The functions of the expression language (docs/runtime.md, "Functions"; FUNCTIONS), each compiled for the
+// static types of its arguments. Text functions count and cut Unicode code points; the rest of the decisions
+// are in docs/runtime.md ("Functions").
 import { FUNCTIONS, type ExprType, type FunctionName } from '../graph/expression.js';
 import { INTEGER_RANGES } from '../graph/field-types.js';
 import { representAs } from './convert.js';

@@ -1,4 +1,4 @@
-// What an expression reads at run time: one record per scope (DESIGN.md §5, docs/compiler.md "Scopes").
+// What an expression reads at run time: one record per scope (docs/compiler.md, "Scopes").
 // A field the record lacks reads as null, so `metadata.` of a source that does not know a value is null.
 import type { ExprType, Scope } from '../graph/expression.js';
 import type { Instant, RecordValues, Value } from '../core/values.js';

@@ -1,4 +1,4 @@
-// ON MESSAGE ERROR policies (spec §7, DESIGN.md §5). Every message error is counted; then
+// ON MESSAGE ERROR policies (docs/runtime.md, "Error policies"). Every message error is counted; then
 //
 //   LOG      the error is logged (warn) with its code, reason and route — never the payload;
 //   SEND TO  an error record is built from `error.code`, `error.message`, `error.payload` (the raw payload

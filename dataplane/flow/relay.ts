@@ -1,8 +1,8 @@
-// A relay: a stream of records of one schema (spec §2.5). FLUSH IMMEDIATE is synchronous fan-out — a
-// published record is handed to every consumer (junctions, correlators, emitters, subscribers) before
-// `publish` returns, in subscription order. Consumers share the record and must not change it. A consumer
-// that throws loses that record for itself only: the loss is counted and logged (`consumer_failed`) and
-// the other consumers still get it. Counters: records in (published) and out (handed to a consumer).
+// A relay: a stream of records of one schema (docs/language.md, "Relays"). FLUSH IMMEDIATE is synchronous
+// fan-out — a published record is handed to every consumer (junctions, correlators, emitters, subscribers)
+// before `publish` returns, in subscription order. Consumers share the record and must not change it. A
+// consumer that throws loses that record for itself only: the loss is counted and logged (`consumer_failed`)
+// and the other consumers still get it. Counters: records in (published) and out (handed to a consumer).
 import type { GraphSchema } from '../graph/types.js';
 import type { ComponentTelemetry } from '../core/telemetry.js';
 import type { RecordValues } from '../core/values.js';

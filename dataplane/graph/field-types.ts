@@ -1,4 +1,5 @@
-// Field types of internal schemas: the specification's STRING, I64, U8, DATETIME and ours (DESIGN.md §5).
+// Field types of internal schemas: STRING, I64, U8, DATETIME and the rest (docs/language.md,
+// "Schemas").
 export const FIELD_TYPES = [
   'STRING',
   'BOOL',

@@ -35,7 +35,7 @@ export interface GraphSchema {
 export type WireType = 'string' | 'integer';
 export type JaqFormat = 'JSON' | 'YAML' | 'TOML' | 'XML' | 'CBOR';
 
-/** The fields of the predefined SYSLOG wire schema (spec §2.9). */
+/** The fields of the predefined SYSLOG wire schema (docs/codecs-syslog.md, "Fields"). */
 export const SYSLOG_FIELDS = [
   'facility',
   'severity',
@@ -49,7 +49,7 @@ export const SYSLOG_FIELDS = [
 ] as const;
 export type SyslogField = (typeof SYSLOG_FIELDS)[number];
 
-/** The exact shape each field must have in a SYSLOG codec's schema (spec §2.9). */
+/** The exact shape each field must have in a SYSLOG codec's schema (docs/codecs-syslog.md, "Fields"). */
 export const SYSLOG_FIELD_SHAPES: Record<SyslogField, { type: FieldType; optional: boolean }> = {
   facility: { type: 'U8', optional: false },
   severity: { type: 'U8', optional: false },

@@ -3,23 +3,12 @@
 // dropped stream retries after a capped, doubling backoff that resets once a watch delivers again.
 import { sleep, type Clock } from '../core/clock.js';
 import { isStatus, type KubeApi, type WatchEvent } from './kube-api.js';
-
-export interface KubeObjectMeta {
-  name: string;
-  namespace?: string;
-  resourceVersion?: string;
-  generation?: number;
-  uid?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-}
+import type { ObjectMeta } from './object-meta.js';
 
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata: KubeObjectMeta;
+  metadata: ObjectMeta;
 }
 
 export interface ListWatchHandlers<T extends KubeObject> {

@@ -1,6 +1,7 @@
-// A listening socket that never crashes the node when it cannot bind (spec §7: "Listener bind or socket
-// failure: that node's ingestor shows a transient error and retries with the standard reconnect backoff;
-// recovery clears the error and resets the backoff"). Shared by every stream-socket source.
+// A listening socket that never crashes the node when it cannot bind (docs/syslog-wire.md, "Listeners",
+// and docs/http-ingestion.md, "Listeners": a failed bind is that node's transient error, retried with the
+// standard reconnect backoff; binding clears the error and resets the backoff). Shared by every
+// stream-socket source.
 //
 //   Stopped ─start→ Starting ─listening→ Running
 //                      │ error (EADDRINUSE, EACCES, …)

@@ -1,7 +1,7 @@
-// TLS files of a syslog client (spec §2.8), read from the mounted resource version and checked before a
-// listener or emitter uses them. A failure keeps its cause beneath the client's error: which setting,
-// which file (`{{ pki }}/server.key`, resource and version) and why (the errno or OpenSSL code) — never
-// the file's content. The caller shows it as the component's transient error and tries again on its
+// TLS files of a syslog client (docs/syslog-wire.md, "Clients"), read from the mounted resource version and
+// checked before a listener or emitter uses them. A failure keeps its cause beneath the client's error: which
+// setting, which file (`{{ pki }}/server.key`, resource and version) and why (the errno or OpenSSL code) —
+// never the file's content. The caller shows it as the component's transient error and tries again on its
 // backoff (in Kubernetes mode a resource version can arrive after the graph that mounts it).
 import { createSecureContext } from 'node:tls';
 import { X509Certificate } from 'node:crypto';

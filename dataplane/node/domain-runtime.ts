@@ -9,8 +9,8 @@
 //
 // Nothing of the running graph is touched before every step that can fail has passed: a refusal, and a
 // throw (a defect anywhere on the way), both leave the domain running the graph it had.
-// Syslog listeners are held, planned and settled the same way beside the HTTP targets
-// (DomainSyslogListeners); emitters are parts of the topology.
+// The HTTP targets and the syslog listeners (DomainSyslogListeners) are both SourceSwaps
+// (source-swap.ts), driven through the same steps in this order; emitters are parts of the topology.
 import type { Logger } from 'pino';
 import { errorName } from '../admin/admin-telemetry.js';
 import { diffGraphs, type GraphDiff } from '../graph/diff.js';
@@ -26,6 +26,7 @@ import {
 import type { HttpTelemetry } from '../sources/http/telemetry.js';
 import type { RetryPolicy } from '../net/retrying-listener.js';
 import { DomainHttpTargets } from './http-targets.js';
+import type { SourceSwap } from './source-swap.js';
 import type { DomainReadiness } from './readiness.js';
 import type { Subscriptions } from './subscriptions.js';
 import { DomainSyslogListeners } from './syslog-listeners.js';
@@ -64,6 +65,8 @@ export class DomainRuntime {
   refused: Refusal | undefined;
   readonly #deps: DomainDeps;
   readonly #log: Logger;
+  /** Every kind of source, in the order the reload steps visit them. */
+  readonly #sources: readonly SourceSwap[];
 
   constructor(
     readonly domain: string,
@@ -85,6 +88,7 @@ export class DomainRuntime {
       retry: deps.retry,
       bindHost: deps.bindHost,
     });
+    this.#sources = [this.targets, this.syslog];
   }
 
   /**
@@ -99,13 +103,11 @@ export class DomainRuntime {
     let published = false;
     try {
       diff = diffGraphs(previous?.graph, graph);
-      this.targets.hold(diff);
-      this.syslog.hold(diff);
+      for (const source of this.#sources) source.hold(diff);
       const reuse = previous === undefined ? undefined : { previous: previous.topology, diff };
       prepared = prepareTopology(graph, this.#deps.topology, reuse);
       if (prepared.ok) {
-        this.targets.plan(graph, prepared.topology, diff);
-        this.syslog.plan(graph, prepared.topology, diff);
+        for (const source of this.#sources) source.plan(graph, prepared.topology, diff);
         published = true;
         publish();
       }
@@ -113,18 +115,21 @@ export class DomainRuntime {
       return this.#failed(version, error, published ? publish : undefined);
     }
     if (!prepared.ok) {
-      await Promise.all([this.targets.release(), this.syslog.release()]);
+      await this.#release();
       return { ok: false, errors: prepared.errors };
     }
     // Nothing from here on can fail.
-    this.targets.commit();
-    this.syslog.commit();
+    for (const source of this.#sources) source.commit();
     prepared.activate();
     this.running = { graph, version, topology: prepared.topology };
     this.refused = undefined;
     this.#deps.subscriptions.reattach(prepared.topology, version);
-    await Promise.all([this.targets.settle(), this.syslog.settle()]);
+    await Promise.all(this.#sources.map((source) => source.settle()));
     return { ok: true, diff };
+  }
+
+  async #release(): Promise<void> {
+    await Promise.all(this.#sources.map((source) => source.release()));
   }
 
   /** A step threw (a defect): drop the plan, put the running routes back, resume the held ingestors. */
@@ -133,8 +138,7 @@ export class DomainRuntime {
     error: unknown,
     republish: (() => void) | undefined,
   ): Promise<ReloadOutcome> {
-    this.targets.abandon();
-    this.syslog.abandon();
+    for (const source of this.#sources) source.abandon();
     const errors = [
       `graph version ${version} could not be applied: the data plane failed (${errorName(error)}); the running graph stays`,
     ];
@@ -151,7 +155,7 @@ export class DomainRuntime {
         'restoring the routes failed',
       );
     }
-    await Promise.all([this.targets.release(), this.syslog.release()]);
+    await this.#release();
     return { ok: false, errors };
   }
 

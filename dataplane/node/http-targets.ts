@@ -18,11 +18,13 @@ import { isDeepStrictEqual } from 'node:util';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph, GraphHttpIngestor } from '../graph/types.js';
 import type { Clock } from '../core/clock.js';
+import type { IngestFn } from '../core/ingest.js';
 import type { Telemetry } from '../core/telemetry.js';
 import type { Topology } from '../runtime/topology.js';
-import { createIngestTarget, type IngestFn, type IngestTarget } from '../sources/http/ingest-target.js';
+import { createIngestTarget, type IngestTarget } from '../sources/http/ingest-target.js';
 import { httpRouteOf, type HttpRoute } from '../sources/http/target.js';
 import type { HttpTelemetry } from '../sources/http/telemetry.js';
+import type { SourceSwap } from './source-swap.js';
 
 /** The name of an ingestor's target in the listener's logs, metrics and routing problems. */
 export function targetName(domain: string, ingestor: string): string {
@@ -52,7 +54,7 @@ interface Plan {
   retired: IngestTarget[];
 }
 
-export class DomainHttpTargets {
+export class DomainHttpTargets implements SourceSwap {
   readonly #domain: string;
   readonly #deps: HttpTargetsDeps;
   #entries = new Map<string, Entry>();

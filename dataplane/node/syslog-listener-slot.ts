@@ -1,6 +1,6 @@
-// One syslog listener ingestor on this node (spec §2.10, §4.3): its client's TLS files, then the socket.
-// Files that cannot be read or used are the ingestor's transient error (with the cause: setting, file,
-// reason), tried again on the standard reconnect backoff like a bind failure; once they are good the
+// One syslog listener ingestor on this node (docs/syslog-wire.md, "Listeners"): its client's TLS files, then
+// the socket. Files that cannot be read or used are the ingestor's transient error (with the cause: setting,
+// file, reason), tried again on the standard reconnect backoff like a bind failure; once they are good the
 // listener starts and its own status (bind retries included) is the slot's. Quiesce, resume and
 // retarget given before the listener exists apply when it starts.
 import type { Logger } from 'pino';
@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import type { TransientError } from '../core/status.js';
 import type { GraphSyslogClient, GraphSyslogIngestor } from '../graph/types.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
+import type { IngestFn } from '../core/ingest.js';
 import type { ComponentTelemetry } from '../core/telemetry.js';
 import type { Instant } from '../core/values.js';
 import type { TlsMaterialSource } from '../net/tls-contexts.js';
@@ -19,7 +20,6 @@ import {
 } from '../net/retrying-listener.js';
 import {
   createSyslogListener,
-  type SyslogDeliver,
   type SyslogListener,
   type SyslogListenerStats,
 } from '../sources/syslog/syslog-listener.js';
@@ -42,7 +42,7 @@ export interface SyslogSlotDeps {
 export interface SyslogSlotServes {
   spec: GraphSyslogIngestor;
   client: GraphSyslogClient;
-  deliver: SyslogDeliver;
+  deliver: IngestFn;
 }
 
 /** What DESCRIBE INGESTOR shows of the listener. */
@@ -60,7 +60,7 @@ export class SyslogListenerSlot {
   readonly #deps: SyslogSlotDeps;
   readonly #retry: RetryPolicy;
   readonly #log: Logger;
-  #deliver: SyslogDeliver;
+  #deliver: IngestFn;
   #listener: SyslogListener | undefined;
   #problem: SyslogTlsProblem | undefined;
   #failures = 0;
@@ -149,7 +149,7 @@ export class SyslogListenerSlot {
     await this.#listener?.resume();
   }
 
-  retarget(deliver: SyslogDeliver): void {
+  retarget(deliver: IngestFn): void {
     this.#deliver = deliver;
     this.#listener?.retarget(deliver);
   }

@@ -1,5 +1,6 @@
 // The syslog side of one domain's hot reload: one SyslogListenerSlot per SYSLOG LISTENER INGESTOR, on
-// every node (spec §4.3: not leader-owned). The steps mirror DomainHttpTargets:
+// every node (not leader-owned: docs/syslog-wire.md, "Listeners"). The steps are SourceSwap's
+// (source-swap.ts):
 //
 //   hold(diff)   before building: the changed ingestors' listeners are quiesced (ON QUIESCE applies:
 //                SUSPEND stops reading, BUFFER keeps, DROP discards)
@@ -13,22 +14,23 @@
 // A changed ingestor keeps its socket — and its connections — unless its client or ON QUIESCE changed;
 // then the old listener closes and a new one binds (connections see a close and reconnect).
 import { isDeepStrictEqual } from 'node:util';
+import type { IngestFn } from '../core/ingest.js';
 import type { TransientError } from '../core/status.js';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import type { Topology } from '../runtime/topology.js';
-import type { SyslogDeliver } from '../sources/syslog/syslog-listener.js';
 import { SyslogListenerSlot, type SyslogSlotDeps, type SyslogSlotServes } from './syslog-listener-slot.js';
+import type { SourceSwap } from './source-swap.js';
 
 interface Plan {
   slots: Map<string, SyslogListenerSlot>;
-  retarget: [SyslogListenerSlot, SyslogDeliver][];
+  retarget: [SyslogListenerSlot, IngestFn][];
   /** Old slots to drain into their new entry and stop. */
   retired: SyslogListenerSlot[];
   started: SyslogListenerSlot[];
 }
 
-export class DomainSyslogListeners {
+export class DomainSyslogListeners implements SourceSwap {
   readonly #deps: SyslogSlotDeps;
   #slots = new Map<string, SyslogListenerSlot>();
   #plan: Plan | undefined;

@@ -1,5 +1,5 @@
 // A correlator in the topology: wires the correlator engine (dataplane/correlator/engine.ts, the state
-// machine of spec §3.1) to its relays and routes.
+// machine of docs/correlator.md) to its relays and routes.
 //
 //   LEFT FROM relay  ──offer('left')──▶ engine ──onPair(left, right)──▶ routes (scopes left., right.)
 //   RIGHT FROM relay ──offer('right')─▶        ──onTimeout(side, r)──▶ DROP (counted) | SEND TO relay (r unchanged)

@@ -1,6 +1,6 @@
-// One emitter in a topology (spec §2.11): takes the records of its FROM relay and hands them to the
-// syslog sender of dataplane/emitters. The sender needs the client's TLS files first; while they cannot
-// be read or used the emitter is Retrying with that cause (setting, file, reason), tries again on its
+// One emitter in a topology (docs/language.md, "Emitters"): takes the records of its FROM relay and hands
+// them to the syslog sender of dataplane/emitters. The sender needs the client's TLS files first; while they
+// cannot be read or used the emitter is Retrying with that cause (setting, file, reason), tries again on its
 // RETRY POLICY backoff, and holds the records it takes in a bounded queue (the oldest beyond it dropped
 // as `emitter_queue_full`, counted), then hands them over in order once the sender exists.
 import type { Logger } from 'pino';

@@ -7,7 +7,8 @@ import type { Codec, DecodeResult } from '../codecs/codec.js';
 import { messageError } from '../core/errors.js';
 import type { Route } from '../flow/route.js';
 import type { ComponentTelemetry } from '../core/telemetry.js';
-import type { RecordValues, Value } from '../core/values.js';
+import type { IngestFn, IngestMetadata } from '../core/ingest.js';
+import type { RecordValues } from '../core/values.js';
 
 export type IngestorKind = 'http-ingestor' | 'syslog-ingestor';
 
@@ -19,7 +20,7 @@ export interface IngestorEntry {
    * Resolves (never rejects) when an asynchronous codec is done; undefined when all ran synchronously.
    * A bound function: sources keep it on its own (hot reload retargets a source to another entry's).
    */
-  readonly ingest: (payload: Uint8Array, metadata: Readonly<Record<string, Value>>) => void | Promise<void>;
+  readonly ingest: IngestFn;
 }
 
 export class Ingestor implements IngestorEntry {
@@ -42,10 +43,7 @@ export class Ingestor implements IngestorEntry {
     );
   }
 
-  readonly ingest = (
-    payload: Uint8Array,
-    metadata: Readonly<Record<string, Value>>,
-  ): void | Promise<void> => {
+  readonly ingest = (payload: Uint8Array, metadata: IngestMetadata): void | Promise<void> => {
     this.#telemetry.payloadReceived(payload.byteLength);
     let result: DecodeResult | Promise<DecodeResult>;
     try {
@@ -61,7 +59,7 @@ export class Ingestor implements IngestorEntry {
   };
 
   /** Routes never throw; should one (a defect), it is an ON GENERAL ERROR LOG event, not a crash. */
-  #safely(result: DecodeResult, payload: Uint8Array, metadata: Readonly<Record<string, Value>>): void {
+  #safely(result: DecodeResult, payload: Uint8Array, metadata: IngestMetadata): void {
     try {
       this.#route(result, payload, metadata);
     } catch (error: unknown) {
@@ -70,7 +68,7 @@ export class Ingestor implements IngestorEntry {
     }
   }
 
-  #route(result: DecodeResult, payload: Uint8Array, metadata: Readonly<Record<string, Value>>): void {
+  #route(result: DecodeResult, payload: Uint8Array, metadata: IngestMetadata): void {
     if ('error' in result) {
       const failure = { error: result.error, scope: { input: this.#nothing, metadata }, payload };
       for (const route of this.#routes) route.fail(failure);

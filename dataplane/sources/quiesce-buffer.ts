@@ -1,7 +1,8 @@
-// ON QUIESCE BUFFER | DROP (spec §3.3): while a source is quiesced, reading continues and what arrives is
-// either kept in a bounded buffer or discarded. Every item that is not delivered is a counted drop with
-// its reason; nothing is lost silently. SUSPEND is not handled here: it stops reading on the socket, and
-// only a socket source (syslog TCP/TLS/UDP) can do that, so an HTTP ingestor never uses it.
+// ON QUIESCE BUFFER | DROP (docs/http-ingestion.md, "ON QUIESCE"; docs/syslog-wire.md, "Listeners"): while a
+// source is quiesced, reading continues and what arrives is either kept in a bounded buffer or discarded.
+// Every item that is not delivered is a counted drop with its reason; nothing is lost silently. SUSPEND is
+// not handled here: it stops reading on the socket, and only a socket source (syslog TCP/TLS/UDP) can do
+// that, so an HTTP ingestor never uses it.
 //
 // States: open (items go straight to `deliver`) → quiesced (BUFFER keeps, DROP discards) → draining (on
 // resume the buffer is delivered in arrival order, a batch per turn; what arrives meanwhile queues behind

@@ -34,7 +34,7 @@ CREATE SCHEMA order_audit (order_id STRING, customer STRING, total STRING, recei
 CREATE SCHEMA errors (source STRING, code STRING, message STRING, payload STRING OPTIONAL, ref STRING OPTIONAL);
 CREATE SCHEMA payment_errors (payment_id STRING OPTIONAL, order_id STRING OPTIONAL, code STRING, message STRING);
 
--- The fields of the predefined SYSLOG wire schema, with exactly the shapes of spec §2.9.
+-- The fields of the predefined SYSLOG wire schema, with exactly the shapes of docs/codecs-syslog.md.
 CREATE SCHEMA syslog_line (
   facility        U8,
   severity        U8,

@@ -9,7 +9,7 @@
 --   npx streamroute subscribe -d default tail forwarded
 --   npx streamroute -d default -c 'DESCRIBE EMITTER forward_out'
 
--- Every field of the SYSLOG wire schema, each with the shape spec §2.9 requires.
+-- Every field of the SYSLOG wire schema, each with the shape docs/codecs-syslog.md ("Fields") requires.
 CREATE SCHEMA syslog_line (
   facility        U8,
   severity        U8,

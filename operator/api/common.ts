@@ -50,7 +50,10 @@ export const expression = (description: string): Schema<string> =>
     maxLength: 4096,
   });
 
-/** A resource version: a number from 1, or LATEST (bound to a number when applied; spec §9). */
+/**
+ * A resource version: a number from 1, or LATEST (bound to a number when applied; docs/language.md,
+ * "Resources").
+ */
 export const resourceVersionRef = object(
   {
     resource: ref('Resource'),

@@ -14,6 +14,7 @@ import { syslogClientKind } from './kinds/syslog-client.js';
 import { syslogIngestorKind } from './kinds/syslog-ingestor.js';
 import { vhostKind } from './kinds/vhost.js';
 import { wireSchemaKind } from './kinds/wire-schema.js';
+import type { ObjectMeta } from '../../dataplane/kube-client/object-meta.js';
 
 export { API_VERSION, GROUP, VERSION } from './common.js';
 
@@ -54,22 +55,18 @@ export interface SpecByKind {
 
 export type GraphKind = keyof SpecByKind;
 
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  generation?: number;
-  resourceVersion?: string;
-  uid?: string;
-}
+/**
+ * The metadata a graph object carries: the API's, without the timestamps the API server sets (objects are
+ * also handed to client-node, whose types read timestamps as Date).
+ */
+type GraphObjectMeta = Omit<ObjectMeta, 'creationTimestamp' | 'deletionTimestamp'>;
 
 /** One custom resource of a graph kind, as applied with kubectl. */
 export type GraphObject<K extends GraphKind = GraphKind> = {
   [Kind in K]: {
     apiVersion: string;
     kind: Kind;
-    metadata: ObjectMeta;
+    metadata: GraphObjectMeta;
     spec: SpecByKind[Kind];
     status?: unknown;
   };

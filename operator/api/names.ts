@@ -1,5 +1,5 @@
-// Statement identifiers ↔ Kubernetes object names: lower-case, `_` becomes `-` (DESIGN.md §4).
-// Reversible because identifiers never contain `-`.
+// Statement identifiers ↔ Kubernetes object names: lower-case, `_` becomes `-`
+// (docs/language.md, "Names and identifiers"). Reversible because identifiers never contain `-`.
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const MAX_NAME_LENGTH = 63;

@@ -117,7 +117,7 @@ describe('checkGraphObject', () => {
     assert.deepEqual(problemsOf(schema), ['spec.fields[1]: duplicate entry ["a"]']);
   });
 
-  it('carries the rule code for rules the specification names', () => {
+  it('carries the rule code for rules docs/errors.md names', () => {
     const result = checkGraphObject(client({ protocol: 'udp', addr: 'h:1', framing: 'octet-counting' }));
     assert.equal(result.ok, false);
     const rule = (result.problems[0] as { code?: string } | undefined)?.code;

@@ -38,7 +38,10 @@ export function parseServer(text: string): Server | string {
   return { url, shown: url.href.slice(0, -1) };
 }
 
-/** Why `text` cannot be a domain, or undefined. A domain is a namespace name (DESIGN.md §4). */
+/**
+ * Why `text` cannot be a domain, or undefined. A domain is a namespace name (docs/cli-cluster.md,
+ * "Choosing the cluster and the domain").
+ */
 export function domainProblem(text: string): string | undefined {
   if (isDomainName(text)) return undefined;
   return 'a domain is a namespace name: at most 63 lower-case letters, digits and -, starting and ending with a letter or digit';

@@ -1,6 +1,6 @@
-// UPLOAD RESOURCE is client-side (spec §4.2): the client reads each statement's directory where it runs
-// and sends the files with the script. Regular files only, recursively, in name order; symbolic links are
-// followed, but not into a directory that contains them (that would never end).
+// UPLOAD RESOURCE is client-side (docs/language.md, "Resources"): the client reads each statement's directory
+// where it runs and sends the files with the script. Regular files only, recursively, in name order; symbolic
+// links are followed, but not into a directory that contains them (that would never end).
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { UploadResourceStatement } from '../language/ast.js';

@@ -6,6 +6,7 @@ import { GRAPH_KINDS, isGraphKind, type GraphObject } from '../api/index.js';
 import { objectKeyString } from '../diagnostics/diagnostic.js';
 import { LABEL_RESOURCE, corePath, customPath } from '../../dataplane/kube/contract.js';
 import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import type { ObjectMeta } from '../../dataplane/kube-client/object-meta.js';
 import type { DataObject } from '../../dataplane/kube/resource-versions.js';
 import { getWithRetry } from './cluster-target.js';
 
@@ -13,15 +14,7 @@ import { getWithRetry } from './cluster-target.js';
 export interface ListedObject {
   apiVersion?: string;
   kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    generation?: number;
-    resourceVersion?: string;
-    managedFields?: { manager?: string }[];
-  };
+  metadata: ObjectMeta;
   spec?: unknown;
   status?: Record<string, unknown>;
 }

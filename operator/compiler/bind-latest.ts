@@ -1,6 +1,7 @@
 // `VERSION LATEST` in a statement is bound when the statement is applied: the highest completed version
-// of the resource at that moment is stored in its place, and later uploads do not change it (spec §9).
-// A resource with no version yet keeps LATEST, and the compiler reports that it cannot be bound.
+// of the resource at that moment is stored in its place, and later uploads do not change it
+// (docs/language.md, "Resources"). A resource with no version yet keeps LATEST, and the compiler reports that
+// it cannot be bound.
 import type { GraphObject } from '../api/index.js';
 import type { ResourceVersionRef } from '../api/common.js';
 

@@ -73,7 +73,8 @@ describe('check-protobuf: resource version, file, imports, message and fields', 
           path: 'spec.protobuf.message',
           message: 'defines no message shop.v1.Nope; it defines',
         },
-        // protobufjs finds `Order` by its short name; spec §2.4 asks for the fully qualified name.
+        // protobufjs finds `Order` by its short name; MESSAGE must be the fully qualified name
+        // (docs/language.md, "Codecs").
         {
           code: 'SR2017',
           object: 'Codec/partial-name',

@@ -103,7 +103,8 @@ function findMessage(
       `${config.file} (with its imports) defines no message ${config.message}; it defines ${defined}`,
     );
   }
-  // protobufjs also finds a message by a partial name; spec §2.4 asks for the fully qualified one.
+  // protobufjs also finds a message by a partial name; MESSAGE must be the fully qualified one
+  // (docs/language.md, "Codecs").
   const fullName = message.fullName.slice(1);
   if (fullName !== config.message) {
     return report(

@@ -1,6 +1,6 @@
-// SENSITIVE propagation (DESIGN.md §5). A field fed from a SENSITIVE value — by SET (any expression that
-// reads one), INHERIT ALL, a junction, a correlator output or a timeout forward — must itself be
-// SENSITIVE (SR2050). An emitter sends out the fields of its codec's schema; those that are SENSITIVE
+// SENSITIVE propagation (docs/language.md, "Sensitivity"). A field fed from a SENSITIVE value — by SET (any
+// expression that reads one), INHERIT ALL, a junction, a correlator output or a timeout forward — must itself
+// be SENSITIVE (SR2050). An emitter sends out the fields of its codec's schema; those that are SENSITIVE
 // (in the codec's schema or on the relay) must be named in ALLOW SENSITIVE (SR2051), and ALLOW
 // SENSITIVE names only such fields (SR2052).
 import type { Expr } from '../../dataplane/graph/expression.js';

@@ -10,7 +10,7 @@ const client = (name: string, config: Record<string, string | number>, mount?: s
     config: config as never,
   });
 
-describe('check-syslog-clients: the configuration errors of spec §2.8, each with its key’s code', () => {
+describe('check-syslog-clients: the configuration errors (docs/syslog-wire.md), each with its key’s code', () => {
   table([
     {
       name: 'a TLS listener without a server identity is rejected on the ingestor, naming the client',

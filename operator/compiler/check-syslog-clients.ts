@@ -1,6 +1,6 @@
-// Syslog client configuration beyond the Kind's own rules (spec §2.8): an address whose host is a real
-// IPv4/IPv6 address or DNS name (SR2031), and a TLS listener's server identity — a SYSLOG LISTENER
-// INGESTOR on a tls client needs tls_cert_file and tls_key_file (SR2033, reported on the ingestor).
+// Syslog client configuration beyond the Kind's own rules (docs/syslog-wire.md, "Clients"): an address whose
+// host is a real IPv4/IPv6 address or DNS name (SR2031), and a TLS listener's server identity — a SYSLOG
+// LISTENER INGESTOR on a tls client needs tls_cert_file and tls_key_file (SR2033, reported on the ingestor).
 // Unknown protocol (SR2030), framing (SR2032), half an identity (SR2034) and TLS keys on udp/tcp (SR2035)
 // are rules of the SyslogClient kind; mounted files are check-mounts'.
 import { isIPv4, isIPv6 } from 'node:net';

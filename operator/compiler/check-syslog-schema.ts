@@ -1,6 +1,6 @@
 // A SYSLOG codec's schema may declare any subset of the syslog fields, each with exactly the name, type
-// and optionality of spec §2.9 (SR2011). (JAQ or RFC3339 rules on a SYSLOG codec are SR2012, a rule of
-// the Codec kind itself.)
+// and optionality of docs/codecs-syslog.md, "Fields" (SR2011). (JAQ or RFC3339 rules on a SYSLOG codec are
+// SR2012, a rule of the Codec kind itself.)
 import type { GraphObject } from '../api/index.js';
 import { SYSLOG_FIELD_SHAPES, type SyslogField } from '../../dataplane/graph/types.js';
 import { keyOf, label, type CompileContext } from './context.js';

@@ -1,4 +1,5 @@
-// The functions of the expression language (DESIGN.md §5): arity, argument types and result typing.
+// The functions of the expression language (docs/language.md, "Expressions"; docs/runtime.md, "Functions"):
+// arity, argument types and result typing.
 import { FUNCTIONS, type FunctionName } from '../../dataplane/graph/expression.js';
 import { commonType, isInteger, isNumeric, type Typing } from './expression-types.js';
 

@@ -1,4 +1,4 @@
-// What each scope holds where an expression is written (DESIGN.md §5, docs/compiler.md "Scopes"):
+// What each scope holds where an expression is written (docs/compiler.md, "Scopes"):
 // `input.` the decoded or relayed record, `metadata.` what the source knows about a message, `left.` and
 // `right.` in correlators, `error.` in ON MESSAGE ERROR handlers, `output.` the fields assigned so far.
 import type { GraphObject } from '../api/index.js';
@@ -25,7 +25,7 @@ export const METADATA_FIELDS = {
     ['content_type', field('STRING', true)],
   ]),
   SyslogIngestor: new Map<string, ScopeField>([
-    // Datagram source (UDP) or connection peer (TCP, TLS), as ip:port (spec §2.10).
+    // Datagram source (UDP) or connection peer (TCP, TLS), as ip:port (docs/compiler.md, "Scopes").
     ['peer_addr', field('STRING', true)],
   ]),
 } as const;

@@ -1,5 +1,5 @@
-// Resource versions as the graph needs them: `LATEST` bound to a number (spec §9), and mounted files
-// written `{{ <resource> }}/<file>` (spec §2.8).
+// Resource versions as the graph needs them: `LATEST` bound to a number (docs/language.md, "Resources"), and
+// mounted files written `{{ <resource> }}/<file>` (docs/syslog-wire.md, "Clients").
 import type { ResourceVersionRef } from '../api/common.js';
 import { nameToIdentifier } from '../api/names.js';
 import type { CompileContext } from './context.js';

@@ -1,7 +1,8 @@
 // The inputs of a published graph: each graph ConfigMap also stores, gzipped in
 // `binaryData["objects.json.gz"]`, the kind, name, generation and spec of every object it was compiled
 // from. When a new generation of an object is rejected, its last valid spec is read from here and
-// compiled in its place, so the last valid graph keeps running (DESIGN.md §4).
+// compiled in its place, so the last valid graph keeps running
+// (docs/operator.md, "What the operator writes").
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 export const INPUTS_GZIP_KEY = 'objects.json.gz';

@@ -1,7 +1,8 @@
-// `VERSION LATEST` in objects applied by kubectl (spec §9): bound to the highest uploaded version at the
-// first reconcile that sees the object's generation, recorded in the object's `status.boundVersions`,
-// and kept for that generation afterwards — a later upload does not move it; a new generation binds
-// again. The CLI binds before it applies, so its objects carry numbers and need nothing here.
+// `VERSION LATEST` in objects applied by kubectl (docs/language.md, "Resources"): bound to the highest
+// uploaded version at the first reconcile that sees the object's generation, recorded in the object's
+// `status.boundVersions`, and kept for that generation afterwards — a later upload does not move it; a new
+// generation binds again. The CLI binds before it applies, so its objects carry numbers and need nothing
+// here.
 import type { GraphObject } from '../api/index.js';
 import { bindLatest } from '../compiler/bind-latest.js';
 

@@ -8,6 +8,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { isStatus, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import type { ObjectMeta } from '../../dataplane/kube-client/object-meta.js';
 import { sleep, type Clock, type TimerHandle } from '../../dataplane/core/clock.js';
 
 export interface LeaseSpec {
@@ -21,7 +22,7 @@ export interface LeaseSpec {
 export interface Lease {
   apiVersion?: string;
   kind?: string;
-  metadata: { name: string; namespace?: string; resourceVersion?: string };
+  metadata: ObjectMeta;
   spec?: LeaseSpec;
 }
 

@@ -1,5 +1,6 @@
 // Diagnostics: every problem found in statements or resources, with a stable code, the object and field
-// it concerns, and where it is (DESIGN.md §3). Collected, never thrown.
+// it concerns, and where it is (docs/errors.md; docs/language.md, "How mistakes are reported"). Collected,
+// never thrown.
 import type { DiagnosticCode } from './codes.js';
 
 export interface SourceLocation {

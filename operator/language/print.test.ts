@@ -35,7 +35,7 @@ describe('printObject', () => {
     );
   });
 
-  it('prints short declarations on one line, as the specification writes them', () => {
+  it('prints short declarations on one line, as docs/language.md writes them', () => {
     assert.equal(printObject(KIND_EXAMPLES.Relay), 'CREATE RELAY orders SCHEMA orders UNBRANCHED;');
     assert.equal(
       printObject(KIND_EXAMPLES.Endpoint),
@@ -96,7 +96,7 @@ describe('printObject', () => {
     );
   });
 
-  it('prints an emitter in the clause order of DESIGN.md §5', () => {
+  it('prints an emitter in the clause order of docs/language.md "Emitters"', () => {
     const emitter = object('Emitter', 'out', {
       ...KIND_EXAMPLES.Emitter.spec,
       allowSensitive: ['card_number', 'iban'],
@@ -119,7 +119,7 @@ describe('printObject', () => {
     );
   });
 
-  it('prints a protobuf codec in the rigid clause order of spec §2.4', () => {
+  it('prints a protobuf codec in the rigid clause order of docs/language.md "Codecs"', () => {
     const codec = object('Codec', 'order-pb', {
       from: 'PROTOBUF',
       protobuf: {
@@ -157,7 +157,7 @@ describe('printObject', () => {
     assert.equal(printObject(syslog), 'CREATE CODEC sys\n  FROM SYSLOG\n  TO SCHEMA lines;');
   });
 
-  it('writes CONFIG keys in the specification’s order with snake_case names, whatever the object order', () => {
+  it('writes CONFIG keys in docs/language.md’s order with snake_case names, whatever the object order', () => {
     const client = object('SyslogClient', 'emit-tcp', {
       config: { framing: 'non-transparent', addr: 'collector.example.com:514', protocol: 'tcp' },
     });

@@ -150,7 +150,7 @@ function printVhost(spec: SpecByKind['Vhost'], name: string): string[] {
   return [head, ...indent([`TLS${mount}`, ...configBlock(entries, '  ')])];
 }
 
-/** CONFIG keys in the order of the specification's table, with its snake_case names. */
+/** CONFIG keys in the order of docs/language.md's tables, with their snake_case names. */
 const SYSLOG_CONFIG_KEYS = [
   ['protocol', 'protocol'],
   ['addr', 'addr'],

@@ -1,5 +1,5 @@
-// SYSLOG is a reserved keyword for the predefined singleton wire schema (spec §2.9): it has no
-// user-defined name and no create, show-create, alter or drop lifecycle, and a codec uses it as
+// SYSLOG is a reserved keyword for the predefined singleton wire schema (docs/language.md, "Wire schemas"):
+// it has no user-defined name and no create, show-create, alter or drop lifecycle, and a codec uses it as
 // `FROM SYSLOG`. So no wire schema is called syslog, in statements (resolve-statement.ts) or in YAML
 // (yaml-input.ts), and the canonical printer never has to print one. SR1002, at the name.
 import type { GraphObject } from '../api/index.js';

@@ -9,9 +9,10 @@
 //            event reaching each client's handler; both watch at once.
 // and checks behaviour, printed as facts: a watch from a resourceVersion too old for the watch cache
 // (410 Gone), a kube-apiserver restart, the query each informer watch sends (bookmarks), a metadata-only
-// list, client-side rate limits, and server-side apply through KubernetesObjectApi.patch.
+// list, client-side rate limits, and server-side apply through KubernetesObjectApi.patch. Progress goes to
+// stderr, the tables to stdout at the end. Decision record: docs/decisions/0016-own-kubernetes-client.md.
 //
-//   npx tsx test/bench/kube-client.bench.ts            # OBJECTS=2000 UPDATES=200 RUNS=7, ~2 minutes
+//   npx tsx test/bench/kube-client.bench.ts            # OBJECTS=2000 UPDATES=200 RUNS=7, about a minute
 import {
   CoreV1Api,
   KubeConfig,
@@ -20,8 +21,10 @@ import {
   makeInformer,
   PatchStrategy,
   Watch,
-  type KubernetesListObject,
+  Observable,
+  setHeaderOptions,
   type RequestContext,
+  type ResponseContext,
   type V1ConfigMap,
 } from '@kubernetes/client-node';
 import { execFile } from 'node:child_process';
@@ -51,6 +54,10 @@ const CLIENT_NODE = pathToFileURL(join(ROOT, 'node_modules/@kubernetes/client-no
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: readonly number[]) => percentile(values, 50);
+const began = Date.now();
+/** Progress on stderr: the run is long and prints its tables at the end. */
+const step = (what: string) =>
+  process.stderr.write(`[${((Date.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
@@ -250,7 +257,10 @@ async function watchLatency(
     });
     result.patch.push(performance.now() - start);
     const both = await waitUntil(() => seen.ours.has(wanted) && seen.clientNode.has(wanted), 10_000);
-    if (!both) result.missed++;
+    if (!both) {
+      result.missed++;
+      step(`update ${i}: ours ${seen.ours.has(wanted)}, client-node ${seen.clientNode.has(wanted)}`);
+    }
     const atOurs = seen.ours.get(wanted);
     const atClientNode = seen.clientNode.get(wanted);
     if (atOurs !== undefined) result.ours.push(atOurs - start);
@@ -265,22 +275,35 @@ async function watchLatency(
 
 type Facts = Record<string, string>;
 
-/** What the server sends a watch from resourceVersion 1, and whether each client relists after it. */
-async function tooOldVersion(server: KubeTestServer, facts: Facts): Promise<void> {
+/**
+ * etcd compacted to the current revision, then: what the server sends a watch from resourceVersion 1, and
+ * whether each client relists after it. Run after restart(): a watch cache started on an empty etcd holds
+ * every event from resourceVersion 1 and replays them instead of answering 410.
+ */
+async function tooOldVersion(server: KubeTestServer, admin: KubeApi, facts: Facts): Promise<void> {
+  const current = await admin.request<{ metadata: { resourceVersion: string } }>({
+    path: PATH,
+    query: { limit: 1 },
+  });
+  await etcd(server, '/v3/kv/compaction', { revision: current.metadata.resourceVersion, physical: true });
   const { config, core } = clientNode(server);
   const events: string[] = [];
+  let stop: AbortController | undefined;
   const ended = new Promise<unknown>((resolve) => {
-    void new Watch(config).watch(
-      PATH,
-      { resourceVersion: '1' },
-      (type, object: { code?: number; reason?: string }) =>
-        events.push(`${type} ${object.code} ${object.reason}`),
-      resolve,
-    );
+    void new Watch(config)
+      .watch(
+        PATH,
+        { resourceVersion: '1' },
+        (type, object: { code?: number; reason?: string }) =>
+          events.push(type === 'ERROR' ? `ERROR ${object.code} ${object.reason}` : type),
+        resolve,
+      )
+      .then((controller) => (stop = controller));
   });
-  const error = await ended;
+  const error = await Promise.race([ended, sleep(5000).then(() => 'still open after 5 s')]);
+  stop?.abort();
   facts['server: watch from resourceVersion 1'] =
-    `HTTP 200, events [${events.join('; ')}], then the stream ends (done(${error === null ? 'null' : String(error)}))`;
+    `${events.length} events, first: ${events.slice(0, 3).join('; ')}; done(${error === null ? 'null' : error instanceof Error ? error.message : JSON.stringify(error)})`;
 
   // client-node's ListWatch, its first list answering with resourceVersion 1; the watch query recorded.
   const real = new Watch(config);
@@ -299,7 +322,7 @@ async function tooOldVersion(server: KubeTestServer, facts: Facts): Promise<void
       lists++;
       const list = await core.listNamespacedConfigMap({ namespace: NS });
       if (lists === 1) list.metadata = { ...list.metadata, resourceVersion: '1' };
-      return list as KubernetesListObject<V1ConfigMap>;
+      return list;
     },
     false,
   );
@@ -316,6 +339,7 @@ async function tooOldVersion(server: KubeTestServer, facts: Facts): Promise<void
   const api = ours(server);
   let ourLists = 0;
   let listed = 0;
+  let onLists = 0;
   const stale = {
     request: async <T>(spec: Parameters<KubeApi['request']>[0]): Promise<T> => {
       const body = await api.request<{ metadata: { resourceVersion: string } }>(spec);
@@ -332,28 +356,38 @@ async function tooOldVersion(server: KubeTestServer, facts: Facts): Promise<void
   const ourStart = performance.now();
   void runListWatch<ConfigMap>(
     { api: stale, path: PATH, clock: systemClock, signal: controller.signal },
-    { onList: (items) => (listed = items.length), onEvent: () => undefined },
+    {
+      onList: (items) => {
+        onLists++;
+        listed = items.length;
+      },
+      onEvent: () => undefined,
+    },
   );
-  const ourRelisted = await waitUntil(() => ourLists >= 2 && listed === OBJECTS, 10_000);
+  const ourRelisted = await waitUntil(() => onLists >= 2, 10_000);
   facts['ours: watch answered 410 (ERROR event)'] = ourRelisted
     ? `relisted after ${Math.round(performance.now() - ourStart)} ms (1 QPS burst 5); ${listed} objects`
     : 'did not relist within 10 s';
   controller.abort();
 }
 
-/** Bumps etcd's revision directly (the API server is down), through etcd's JSON gateway. */
-function etcdPut(server: KubeTestServer): Promise<void> {
-  const body = JSON.stringify({
-    key: Buffer.from('/bench/revision-bump').toString('base64'),
-    value: Buffer.from(String(Date.now())).toString('base64'),
-  });
+/** One call to etcd's JSON gateway (the API server's own storage, on loopback). */
+function etcd(server: KubeTestServer, path: string, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL('/v3/kv/put', server.etcdEndpoint), { method: 'POST' }, (res) => {
+    const req = request(new URL(path, server.etcdEndpoint), { method: 'POST' }, (res) => {
       res.resume();
       res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`etcd ${res.statusCode}`))));
     });
     req.on('error', reject);
-    req.end(body);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** Bumps etcd's revision directly (while the API server is down). */
+function etcdPut(server: KubeTestServer): Promise<void> {
+  return etcd(server, '/v3/kv/put', {
+    key: Buffer.from('/bench/revision-bump').toString('base64'),
+    value: Buffer.from(String(Date.now())).toString('base64'),
   });
 }
 
@@ -423,6 +457,8 @@ async function restart(server: KubeTestServer, admin: KubeApi, facts: Facts): Pr
 
 /** Metadata-only list: ours by option; client-node through a middleware setting the Accept header. */
 async function metadataOnly(server: KubeTestServer, facts: Facts): Promise<void> {
+  const describe = (count: number, item: ConfigMap | undefined) =>
+    `${count} items; cm-0 has data: ${item?.data !== undefined}, labels: ${JSON.stringify(item?.metadata.labels)}`;
   const controller = new AbortController();
   let items: ConfigMap[] = [];
   await startOurs(ours(server), controller.signal, () => undefined, {
@@ -430,26 +466,22 @@ async function metadataOnly(server: KubeTestServer, facts: Facts): Promise<void>
     onList: (listed) => (items = listed),
   });
   controller.abort();
-  facts['ours: metadataOnly list'] =
-    `${items.length} items; first has data: ${items[0]?.data !== undefined}, labels: ${JSON.stringify(items[0]?.metadata.labels)}`;
+  facts['ours: metadataOnly list'] = describe(
+    items.length,
+    items.find((item) => item.metadata.name === 'cm-0'),
+  );
 
   const { core } = clientNode(server);
-  const accept = {
-    pre: async (context: RequestContext) => {
-      context.setHeaderParam('Accept', 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1');
-      return context;
-    },
-    post: async (context: unknown) => context,
-  };
   try {
-    const list = await core.listNamespacedConfigMap({ namespace: NS }, {
-      middleware: [accept],
-      middlewareMergeStrategy: 'append',
-    } as never);
-    const first = list.items[0];
+    // setHeaderOptions is client-node's own helper for one header on a generated call
+    const accept = setHeaderOptions(
+      'Accept',
+      'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+    );
+    const list = await core.listNamespacedConfigMap({ namespace: NS }, accept);
+    const cm0 = list.items.find((item) => item.metadata?.name === 'cm-0');
     facts['client-node: list with an Accept middleware'] =
-      `${list.items.length} items as V1ConfigMap; kind ${list.kind}; first has data: ${first?.data !== undefined}, ` +
-      `labels: ${JSON.stringify(first?.metadata?.labels)}`;
+      `kind ${list.kind}, deserialized as V1ConfigMapList: ${describe(list.items.length, cm0 as ConfigMap | undefined)}`;
   } catch (error) {
     facts['client-node: list with an Accept middleware'] = `failed: ${String(error).slice(0, 200)}`;
   }
@@ -475,19 +507,22 @@ async function rateLimits(server: KubeTestServer, facts: Facts): Promise<void> {
   // A limit bolted on as a middleware covers the generated APIs, not Watch (node-fetch, no middleware).
   const bucket = new TokenBucket({ qps: 5, burst: 5 }, systemClock);
   let passed = 0;
+  // The generated APIs' object-parameter form takes Observable middleware (client-node's own stub).
   const limit = {
     middleware: [
       {
-        pre: async (context: unknown) => {
-          await bucket.take();
-          passed++;
-          return context;
-        },
-        post: async (context: unknown) => context,
+        pre: (context: RequestContext) =>
+          new Observable(
+            bucket.take().then(() => {
+              passed++;
+              return context;
+            }),
+          ),
+        post: (context: ResponseContext) => new Observable(Promise.resolve(context)),
       },
     ],
-    middlewareMergeStrategy: 'append',
-  } as never;
+    middlewareMergeStrategy: 'append' as const,
+  };
   start = performance.now();
   await Promise.all(
     Array.from({ length: count }, () => core.readNamespacedConfigMap({ name: 'cm-1', namespace: NS }, limit)),
@@ -550,30 +585,47 @@ async function serverSideApply(
   return { ours: median(times.ours), clientNode: median(times.clientNode) };
 }
 
+/** Runs one behaviour check; a failure becomes a fact, and the facts so far go to stderr. */
+async function check(facts: Facts, name: string, body: () => Promise<void>): Promise<void> {
+  step(name);
+  const known = new Set(Object.keys(facts));
+  try {
+    await body();
+  } catch (error) {
+    facts[`${name}: check failed`] = error instanceof Error ? error.message : String(error);
+  }
+  for (const [key, value] of Object.entries(facts)) if (!known.has(key)) step(`  ${key}: ${value}`);
+}
+
 // ---- main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const began = Date.now();
+  step('import costs');
   const imports = await importCosts();
+  step('kube-apiserver');
   const server = await startKubeApiServer();
   const facts: Facts = {};
   try {
     const admin = ours(server, 10_000, 10_000);
+    step(`creating ${OBJECTS} ConfigMaps`);
     const createStart = performance.now();
     await createObjects(admin);
     const createMs = performance.now() - createStart;
 
     const sync = { ours: [] as number[], clientNode: [] as number[] };
+    step('sync');
     for (let i = 0; i < SYNC_RUNS; i++) {
       sync.ours.push(await syncOnce(server, 'ours'));
       sync.clientNode.push(await syncOnce(server, 'client-node'));
     }
+    step('watch latency');
     const latency = await watchLatency(server, admin);
+    step('server-side apply');
     const apply = await serverSideApply(server, facts);
-    await tooOldVersion(server, facts);
-    await metadataOnly(server, facts);
-    await rateLimits(server, facts);
-    await restart(server, admin, facts);
+    await check(facts, 'metadata-only', () => metadataOnly(server, facts));
+    await check(facts, 'rate limits', () => rateLimits(server, facts));
+    await check(facts, 'restart', () => restart(server, admin, facts));
+    await check(facts, '410', () => tooOldVersion(server, admin, facts));
 
     const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
     const ratio = (a: number, b: number) => `${(b / a).toFixed(2)}×`;

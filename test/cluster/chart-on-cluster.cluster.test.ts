@@ -484,14 +484,7 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
     const before = await dataplanePod();
     const started = performance.now();
     const upgraded = await cluster.helm([
-      'upgrade',
-      RELEASE,
-      join(ROOT, 'charts', 'streamroute'),
-      '-n',
-      SYSTEM,
-      '--reuse-values',
-      '--set',
-      `dataplane.image.tag=${facts.nextTag}`,
+      ...cluster.upgradeDataplaneArgs(facts.nextTag),
       '--wait',
       '--timeout',
       '5m',

@@ -156,6 +156,12 @@ export class Cluster {
     ]);
   }
 
+  /** `helm upgrade` of the release to another data-plane image tag, every other value kept. */
+  upgradeDataplaneArgs(tag: string): string[] {
+    const chart = join(ROOT, 'charts', 'streamroute');
+    return ['upgrade', RELEASE, chart, '-n', SYSTEM, '--reuse-values', '--set', `dataplane.image.tag=${tag}`];
+  }
+
   async helm(args: readonly string[], timeoutMs = 300_000): Promise<CliResult> {
     const helm = await helmBinary();
     if (helm === undefined) throw new Error('helm is not built: bash test/helm/build.sh');

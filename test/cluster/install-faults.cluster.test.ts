@@ -174,16 +174,7 @@ describe('install and node faults on a real single-node Kubernetes: each named, 
   });
 
   it('an image the node does not have: the pod shows ErrImageNeverPull and the failed wait says so; a rollback serves again', async () => {
-    const upgraded = await cluster.helm([
-      'upgrade',
-      RELEASE,
-      join(ROOT, 'charts', 'streamroute'),
-      '-n',
-      SYSTEM,
-      '--reuse-values',
-      '--set',
-      'dataplane.image.tag=absent',
-    ]);
+    const upgraded = await cluster.helm(cluster.upgradeDataplaneArgs('absent'));
     assert.equal(upgraded.code, 0, upgraded.stderr);
     // The old pod stays Ready until the DaemonSet replaces it: wait for the new one first.
     await waitUntil(

@@ -1,5 +1,5 @@
-// The payload formats of the JAQ codecs (spec §2.3), by the name CREATE CODEC … FROM <format> uses.
-// Each format's JSON view, decisions and limits: docs/codec-formats.md.
+// The payload formats of the JAQ codecs (docs/codec-formats.md), by the name CREATE CODEC … FROM <format>
+// uses. Each format's JSON view, decisions and limits: docs/codec-formats.md.
 import type { JaqFormat } from '../../graph/types.js';
 import { cborFormat } from './cbor-format.js';
 import { jsonFormat } from './json-format.js';

@@ -1,7 +1,7 @@
-// A payload format of the JAQ codecs (spec §2.3: JSON, YAML, TOML, XML, CBOR): how a payload's bytes become
-// the JSON view(s) the ON INGESTION program reads, and how the value the ON EMITTING program yields becomes
-// bytes again. Formats never throw for bad input: one message error names what failed and where (a line,
-// an offset, a key), never a value from the payload.
+// A payload format of the JAQ codecs (JSON, YAML, TOML, XML, CBOR; docs/codec-formats.md): how a payload's
+// bytes become the JSON view(s) the ON INGESTION program reads, and how the value the ON EMITTING program
+// yields becomes bytes again. Formats never throw for bad input: one message error names what failed and
+// where (a line, an offset, a key), never a value from the payload.
 import type { MessageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 

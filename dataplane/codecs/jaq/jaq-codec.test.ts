@@ -16,7 +16,7 @@ const ORDERS = schema(['order_id', 'STRING'], ['amount', 'U64'], ['placed_at', '
 const text = new TextEncoder();
 const bytes = (payload: string): Uint8Array => text.encode(payload);
 
-describe('JAQ codecs (spec §2.3)', function () {
+describe('JAQ codecs (docs/codecs.md "JAQ codecs")', function () {
   this.timeout(20_000);
   let pool: JaqPool;
   before(() => (pool = new JaqPool({ workers: 1, timeLimitMs: 1500 })));

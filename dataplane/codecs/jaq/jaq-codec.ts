@@ -1,7 +1,7 @@
-// The JAQ codecs (spec §2.3): `FROM JSON|YAML|TOML|XML|CBOR … WITH JAQ TRANSFORMATIONS ON INGESTION <p>
-// [ON EMITTING <p>]`. The format reads a payload into one input (one per YAML document), the ingestion
-// program turns the inputs into records; with an emitting program a record becomes one value the format
-// writes. Format and program are independent, so the same codec serves HTTP bodies and syslog frames.
+// The JAQ codecs (docs/codecs.md, "JAQ codecs"): `FROM JSON|YAML|TOML|XML|CBOR … WITH JAQ TRANSFORMATIONS ON
+// INGESTION <p> [ON EMITTING <p>]`. The format reads a payload into one input (one per YAML document), the
+// ingestion program turns the inputs into records; with an emitting program a record becomes one value the
+// format writes. Format and program are independent, so the same codec serves HTTP bodies and syslog frames.
 import type { GraphCodec, GraphSchema } from '../../graph/types.js';
 import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';

@@ -1,7 +1,7 @@
 // The two jq programs of a codec, as the codecs use them: ON INGESTION turns a payload's inputs into
 // records (every output object is a record, in order; one failing input or output fails the payload as a
-// whole, spec §2.3), ON EMITTING turns a record into exactly one value for the format to write. Both run
-// on the node's JAQ pool and never reject.
+// whole: docs/codecs.md, "JAQ codecs"), ON EMITTING turns a record into exactly one value for the format to
+// write. Both run on the node's JAQ pool and never reject.
 import type { GraphSchema } from '../../graph/types.js';
 import { messageError, type MessageError } from '../../core/errors.js';
 import type { RecordValues } from '../../core/values.js';

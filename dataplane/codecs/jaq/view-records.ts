@@ -1,7 +1,7 @@
 // Records and the JSON view, for the codecs whose programs are jq (JAQ formats, protobuf): an output
 // object of the ON INGESTION program becomes a record of the schema, and a record becomes the object the
-// ON EMITTING program reads. Spec §2.3: each output must be an object; keys the schema does not declare are
-// dropped; a key that is missing or null is null, which only an OPTIONAL field may be.
+// ON EMITTING program reads (docs/codecs.md, "JAQ codecs"): each output must be an object; keys the schema
+// does not declare are dropped; a key that is missing or null is null, which only an OPTIONAL field may be.
 //
 //   field type        from the program's output              to the emitting program
 //   STRING            string                                 string
@@ -30,7 +30,10 @@ export class ViewReader {
     this.#fields = schema.fields.map((field) => ({ ...field, read: readerOf(field) }));
   }
 
-  /** The records of every output, or the message error of the first that does not fit (spec §2.3). */
+  /**
+   * The records of every output, or the message error of the first that does not fit (docs/codecs.md,
+   * "JAQ codecs").
+   */
   records(outputs: readonly JsonValue[]): { records: RecordValues[] } | { error: MessageError } {
     const records: RecordValues[] = [];
     for (const [index, output] of outputs.entries()) {

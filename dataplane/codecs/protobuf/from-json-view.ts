@@ -1,6 +1,6 @@
-// The way back (spec §2.4, ON EMITTING): the value the emitting program yields, read as the message's
-// JSON view and encoded as the message. Strict, because a value the view would never hold is a mistake
-// in the program: an unknown key, a JSON type that does not fit, an integer out of range or with a
+// The way back (ON EMITTING; docs/codecs-protobuf.md): the value the emitting program yields, read as the
+// message's JSON view and encoded as the message. Strict, because a value the view would never hold is a
+// mistake in the program: an unknown key, a JSON type that does not fit, an integer out of range or with a
 // fraction, an unknown enum name, text that is not base64 — each is one message error (SR3008) naming the
 // field path and the expected type. Null means "not set". Fields go on the wire in the order of the keys.
 import type protobuf from 'protobufjs';

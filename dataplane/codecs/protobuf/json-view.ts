@@ -1,4 +1,4 @@
-// The protobuf codec's JSON view (spec §2.4, docs/codecs-protobuf.md): a payload decoded as the message
+// The protobuf codec's JSON view (docs/codecs-protobuf.md): a payload decoded as the message
 // and written as JSON text for the ingestion program. Proto field names as declared (snake_case stays),
 // 64-bit integers as JSON numbers with every digit, otherwise proto3 JSON: enums by name, bytes as base64,
 // "NaN"/"Infinity"/"-Infinity", maps as objects, defaults for fields without presence. The text is written

@@ -39,7 +39,8 @@ function lookup(root: protobuf.Root, message: string): protobuf.Type | string {
       ? `the protobuf descriptor has no message ${message}`
       : `${message} in the protobuf descriptor is not a message`;
   }
-  // lookup also finds partial names; the Graph carries the fully qualified one (spec §2.4).
+  // lookup also finds partial names; the Graph carries the fully qualified one (docs/compiler.md,
+  // "Decisions").
   if (found.fullName !== `.${message}`) {
     return `the protobuf descriptor has no message ${message} (did you mean ${found.fullName.slice(1)}?)`;
   }

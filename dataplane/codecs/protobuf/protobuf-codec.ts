@@ -1,8 +1,8 @@
-// The protobuf codec (spec §2.4): `FROM PROTOBUF USING RESOURCE r VERSION n CONFIG {file, include} MESSAGE
-// 'pkg.Msg' TO SCHEMA s WITH JAQ TRANSFORMATIONS ON INGESTION <p> [ON EMITTING <p>]`. A payload is one
-// message in wire bytes; its JSON view (json-view.ts) is the ingestion program's input. With an emitting
-// program, the value it yields is written back as the message (from-json-view.ts). The compiler resolved
-// the files into the Graph's descriptor, so nothing here reads a resource.
+// The protobuf codec (docs/codecs-protobuf.md, "The codec"): `FROM PROTOBUF USING RESOURCE r VERSION n CONFIG
+// {file, include} MESSAGE 'pkg.Msg' TO SCHEMA s WITH JAQ TRANSFORMATIONS ON INGESTION <p> [ON EMITTING <p>]`.
+// A payload is one message in wire bytes; its JSON view (json-view.ts) is the ingestion program's input. With
+// an emitting program, the value it yields is written back as the message (from-json-view.ts). The compiler
+// resolved the files into the Graph's descriptor, so nothing here reads a resource.
 import type { GraphCodec, GraphSchema } from '../../graph/types.js';
 import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';

@@ -5,9 +5,10 @@
 //   Mar  1 18:48:50.483 UTC:    Cisco IOS (`service timestamps log datetime msec show-timezone`)
 //   Jun 03 2024 12:00:00:       Cisco ASA and IOS with the year before the time
 //
-// Spec §2.9 rule 4: the year is the receiving node's current year (UTC, from an injected clock) unless the
-// sender wrote one, and the time is read as UTC. A zone name is skipped and never applied (names such as
-// CST are ambiguous, and the spec says UTC). A date that does not exist that year (Feb 29) is no timestamp.
+// The year (docs/codecs-syslog.md, "RFC 3164"): the year is the receiving node's current year (UTC, from an
+// injected clock) unless the sender wrote one, and the time is read as UTC. A zone name is skipped and never
+// applied (names such as CST are ambiguous, and the time is read as UTC). A date that does not exist that
+// year (Feb 29) is no timestamp.
 import { dateSeconds, timeSeconds } from './rfc3339-bytes.js';
 import { COLON, DOT, SP, digitRun, digits, fractionNanos, isDigit, type SyslogScan } from './syslog-scan.js';
 

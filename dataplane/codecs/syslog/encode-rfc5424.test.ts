@@ -19,7 +19,7 @@ function record(values: RecordValues = {}): RecordValues {
   };
 }
 
-describe('RFC 5424 encoding (spec §2.9 encoding rules)', () => {
+describe('RFC 5424 encoding (docs/codecs-syslog.md "Encoding")', () => {
   const cases: [name: string, values: RecordValues, text: string][] = [
     ['every optional field null: "-"', {}, '<165>1 - - - - - - hello'],
     [

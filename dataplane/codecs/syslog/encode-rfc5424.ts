@@ -1,4 +1,4 @@
-// A record as an RFC 5424 version 1 message without a byte-order mark (spec §2.9 encoding rules):
+// A record as an RFC 5424 version 1 message without a byte-order mark (docs/codecs-syslog.md, "Encoding"):
 //
 //   <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA[ MSG]
 //
@@ -8,7 +8,7 @@
 // above 23, severity above 7, a header field empty, over its length or outside printable US-ASCII,
 // structured data that is neither `-` nor well-formed elements, text with a lone UTF-16 surrogate, a
 // timestamp outside the years 0000–9999, and a message that starts with U+FEFF (it would be read as the
-// BOM that the spec forbids, and dropped on decoding).
+// BOM that our output never has, and dropped on decoding).
 import type { SyslogField } from '../../graph/types.js';
 import { messageError } from '../../core/errors.js';
 import { Instant, type RecordValues, type Value } from '../../core/values.js';

@@ -1,7 +1,8 @@
 // PRI, the `<n>` that opens a syslog message (RFC 5424 §6.2.1; RFC 3164 §4.1.1). Read exactly as
 // RFC 5424 writes it: `<`, one to three digits without a leading zero (`0` alone is fine), `>`, a value
 // of 0–191. Anything else — `<013>`, `<192>`, `<abc>`, a `<` without `>` — is an unparseable PRI, which
-// spec §2.9 rule 3 turns into priority 13; what the codec then does with the text is in syslog-frame.ts.
+// docs/codecs-syslog.md ("Decoding", step 3) turns into priority 13; what the codec then does with the text
+// is in syslog-frame.ts.
 import { DIGIT_0, GT, LT, digitRun, digits, type SyslogScan } from './syslog-scan.js';
 
 const MAX_PRIORITY = 191;

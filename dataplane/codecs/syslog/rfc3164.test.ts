@@ -160,7 +160,7 @@ describe('RFC 3164 decoding: the habits of real senders', () => {
       }),
     ],
     [
-      'a zone name is skipped, never applied (the spec reads RFC 3164 times as UTC)',
+      'a zone name is skipped, never applied (RFC 3164 times are read as UTC)',
       '<189>7: Mar  1 18:48:50 CEST: %SYS-5-RESTART: System restarted',
       fields({
         facility: 23,

@@ -1,6 +1,6 @@
-// RFC 5424 STRUCTURED-DATA (§6.3), checked byte by byte. The decoder keeps the exact text (spec §2.9
-// rule 6) and the encoder emits a record's text verbatim, so both need only to know where well-formed
-// elements end, never their parsed form:
+// RFC 5424 STRUCTURED-DATA (§6.3), checked byte by byte. The decoder keeps the exact text
+// (docs/codecs-syslog.md, "RFC 5424") and the encoder emits a record's text verbatim, so both need only to
+// know where well-formed elements end, never their parsed form:
 //
 //   SD-ELEMENT  = "[" SD-ID *(SP SD-PARAM) "]"         SD-PARAM = PARAM-NAME "=" %d34 PARAM-VALUE %d34
 //   SD-ID, PARAM-NAME = 1*32 printable US-ASCII except "=", SP, "]", %d34

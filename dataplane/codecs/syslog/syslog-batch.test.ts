@@ -39,7 +39,7 @@ function unpack(bytes: Uint8Array | null): {
   return { outer, members: texts.map((item) => decoded(item, codec)) };
 }
 
-describe('SYSLOG UDP batch form (spec §4.4)', () => {
+describe('SYSLOG UDP batch form (docs/syslog-wire.md "Emitters")', () => {
   it('members decode back exactly, in order, with the real SYSLOG decoder', () => {
     const records = [
       member('first "quoted" \\ text', { structured_data: '[ex@32473 k="v"]' }),

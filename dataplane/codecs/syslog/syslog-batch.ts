@@ -1,6 +1,6 @@
-// The UDP batch form of a SYSLOG codec (spec §4.4): with an emitter BATCH clause over UDP, one datagram
-// carries a whole batch as ONE RFC 5424 message whose MSG is a JSON array of the members' complete RFC
-// 5424 messages (as strings, in order) and whose header holds what the members share:
+// The UDP batch form of a SYSLOG codec (docs/syslog-wire.md, "Emitters"): with an emitter BATCH clause over
+// UDP, one datagram carries a whole batch as ONE RFC 5424 message whose MSG is a JSON array of the members'
+// complete RFC 5424 messages (as strings, in order) and whose header holds what the members share:
 //
 //   facility                 the shared value, else 1 (user-level, RFC 5424's generic facility and the
 //                            one the decoder assumes for a frame without PRI)

@@ -14,7 +14,7 @@ import { createSyslogCodecWith } from './syslog-codec.js';
 
 const RFC5424 = '<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 - An event';
 
-describe('SYSLOG codec: payload rules (spec §2.9 decoding rules 2, 3, 7, 8)', () => {
+describe('SYSLOG codec: payload rules (docs/codecs-syslog.md "Fields" and "Decoding")', () => {
   const cases: { name: string; payload: string | Uint8Array; expected: ReturnType<typeof fields> }[] = [
     {
       name: 'trailing CR, LF and NUL are removed, in any mix',
@@ -193,7 +193,7 @@ describe('SYSLOG codec: the factory', () => {
     });
     assert.deepEqual(shape, {
       ok: false,
-      error: 'SYSLOG codec: schema field message does not have the shape of spec §2.9',
+      error: 'SYSLOG codec: schema field message does not have its SYSLOG shape (docs/codecs-syslog.md)',
     });
   });
 

@@ -1,6 +1,6 @@
-// The SYSLOG codec (spec §2.9): `CREATE CODEC c FROM SYSLOG TO SCHEMA s`. One frame is one record of the
-// schema, which declares any subset of the syslog fields; RFC 5424 or RFC 3164 is detected per frame, and
-// records encode as RFC 5424 version 1. Every rule and decision: docs/codecs-syslog.md.
+// The SYSLOG codec (docs/codecs-syslog.md): `CREATE CODEC c FROM SYSLOG TO SCHEMA s`. One frame is one record
+// of the schema, which declares any subset of the syslog fields; RFC 5424 or RFC 3164 is detected per frame,
+// and records encode as RFC 5424 version 1. Every rule and decision: docs/codecs-syslog.md.
 //
 // This is the data plane's hottest decoder, so it reads bytes, not text: one walk over the payload fills
 // a reused SyslogScan with offsets, UTF-8 is validated once for the whole payload, only the pieces the
@@ -47,7 +47,9 @@ export function createSyslogCodecWith(
       return { unsupported: `SYSLOG codec: schema field ${field.name} is not a syslog field of the codec` };
     }
     if (shape.type !== field.type || shape.optional !== field.optional) {
-      return { unsupported: `SYSLOG codec: schema field ${field.name} does not have the shape of spec §2.9` };
+      return {
+        unsupported: `SYSLOG codec: schema field ${field.name} does not have its SYSLOG shape (docs/codecs-syslog.md)`,
+      };
     }
   }
   const missing = (['facility', 'severity', 'message'] as const).filter((name) => !declared.has(name));
@@ -57,7 +59,7 @@ export function createSyslogCodecWith(
   return new SyslogCodec(schema, codec.canEncode, options);
 }
 
-/** Bytes removed from the end of a frame before anything else (spec §2.9 rule 2). */
+/** Bytes removed from the end of a frame before anything else (docs/codecs-syslog.md, "Decoding", step 1). */
 const CR = 0x0d;
 const LF = 0x0a;
 const NUL = 0x00;

@@ -1,7 +1,7 @@
-// How each field of the predefined SYSLOG wire schema (spec §2.9) is read from a scanned frame. The
-// shapes (SYSLOG_FIELD_SHAPES, in the Graph contract) are checked by the operator when CREATE CODEC runs
-// (operator/compiler/check-syslog-schema.ts, SR2011) and again by the data plane on load, because it
-// refuses a graph it cannot run.
+// How each field of the predefined SYSLOG wire schema (docs/codecs-syslog.md, "Fields") is read from a
+// scanned frame. The shapes (SYSLOG_FIELD_SHAPES, in the Graph contract) are checked by the operator when
+// CREATE CODEC runs (operator/compiler/check-syslog-schema.ts, SR2011) and again by the data plane on load,
+// because it refuses a graph it cannot run.
 //
 // Text comes out of the payload without a copy or a view: the codec has checked the whole payload as
 // UTF-8 already (isUtf8), so MSG and STRUCTURED-DATA are read with Buffer's own non-validating UTF-8 slice

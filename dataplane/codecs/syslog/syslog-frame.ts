@@ -1,5 +1,6 @@
 // One syslog frame, scanned once from the start: PRI, then RFC 5424 when `1 ` follows a valid PRI,
-// otherwise RFC 3164 (spec §2.9 rule 1: detected per message). Decisions (docs/codecs-syslog.md):
+// otherwise RFC 3164 (detected per message: docs/codecs-syslog.md, "Decoding"). Decisions
+// (docs/codecs-syslog.md):
 //
 //   - no PRI (the first byte is not `<`): priority 13, and the frame is read as RFC 3164 from its first byte;
 //   - an unparseable PRI (`<013>`, `<192>`, `<abc>`, `<` without `>`): priority 13, and the whole frame is

@@ -1,7 +1,7 @@
 // What one pass over a syslog frame found, as byte offsets into the payload: the parsers fill it, the
-// codec then turns into text only the pieces its schema keeps (spec §2.9 rule 8: undeclared fields are
-// parsed and discarded). One instance per codec is reused for every frame, so a frame allocates nothing
-// until its record is built.
+// codec then turns into text only the pieces its schema keeps (docs/codecs-syslog.md, "Fields": undeclared
+// fields are parsed and discarded). One instance per codec is reused for every frame, so a frame allocates
+// nothing until its record is built.
 
 /** Bytes the parsers compare against. */
 export const SP = 0x20;
@@ -15,7 +15,10 @@ export const DOT = 0x2e;
 export const DIGIT_0 = 0x30;
 export const DIGIT_9 = 0x39;
 
-/** Priority when the PRI is absent or unparseable (spec §2.9 rule 3): facility 1 (user), severity 5. */
+/**
+ * Priority when the PRI is absent or unparseable (docs/codecs-syslog.md, "Decoding"): facility 1 (user),
+ * severity 5.
+ */
 export const DEFAULT_PRIORITY = 13;
 
 /** The optional text fields, as indexes into SyslogScan's `starts` and `ends`. */
@@ -29,7 +32,7 @@ const TEXT_FIELDS = 5;
 /** `starts[field]` of a field that is null (RFC 5424 NILVALUE, or absent from an RFC 3164 message). */
 export const NO_TEXT = -1;
 
-/** The receiving node's current year, for RFC 3164 timestamps (spec §2.9 rule 4). */
+/** The receiving node's current year, for RFC 3164 timestamps (docs/codecs-syslog.md, "RFC 3164"). */
 export interface CurrentYear {
   current(): number;
 }
@@ -45,7 +48,10 @@ export class SyslogScan {
   /** `[starts[f], ends[f])` in the payload holds text field f, or `starts[f]` is NO_TEXT. */
   readonly starts = new Int32Array(TEXT_FIELDS);
   readonly ends = new Int32Array(TEXT_FIELDS);
-  /** MSG is never null: at least the empty range at the end of the payload (spec §2.9 rule 7). */
+  /**
+   * MSG is never null: at least the empty range at the end of the payload (docs/codecs-syslog.md,
+   * "Fields").
+   */
   msgStart = 0;
   msgEnd = 0;
 

@@ -1,5 +1,5 @@
-// A DATETIME as an RFC 5424 TIMESTAMP (spec §2.9 encoding rule 3): UTC, the nanoseconds truncated to at
-// most six fractional digits (RFC 5424 §6.2.3 allows six), trailing zeros omitted, no fraction for a whole
+// A DATETIME as an RFC 5424 TIMESTAMP (docs/codecs-syslog.md, "Encoding"): UTC, the nanoseconds truncated to
+// at most six fractional digits (RFC 5424 §6.2.3 allows six), trailing zeros omitted, no fraction for a whole
 // second: 2003-10-11T22:14:15.003Z. Years outside 0000–9999 have no RFC 3339 form.
 import type { Instant } from '../../core/values.js';
 

@@ -1,4 +1,5 @@
-// HTTP ingestion over real sockets: request bodies — chunked, split, over the limit, aborted (spec §4.1).
+// HTTP ingestion over real sockets: request bodies — chunked, split, over the limit, aborted
+// (docs/http-ingestion.md).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {

@@ -2,9 +2,9 @@
 import { isIP } from 'node:net';
 import type { ListenAddress } from '../../net/retrying-listener.js';
 
-/** Spec §1.5. */
+/** docs/http-ingestion.md, "Listeners". */
 export const DEFAULT_HTTP_LISTEN_ADDR = '0.0.0.0:8080';
-/** Spec §4.1 leaves the HTTPS address open; 8443 is the conventional unprivileged HTTPS port. */
+/** Our choice (docs/http-ingestion.md, "Listeners"): 8443 is the conventional unprivileged HTTPS port. */
 export const DEFAULT_HTTPS_LISTEN_ADDR = '0.0.0.0:8443';
 
 export type ParsedListenAddress = { ok: true; address: ListenAddress } | { ok: false; message: string };

@@ -1,5 +1,5 @@
-// HTTP ingestion over real sockets: statuses, host matching, connections (spec §4.1). Bodies and limits
-// are in bodies.test.ts.
+// HTTP ingestion over real sockets: statuses, host matching, connections (docs/http-ingestion.md). Bodies and
+// limits are in bodies.test.ts.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';

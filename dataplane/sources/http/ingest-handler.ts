@@ -1,4 +1,5 @@
-// One listener's request handling (spec §4.1): route by Host and path, then answer
+// One listener's request handling (docs/http-ingestion.md, "Requests and statuses"): route by Host and path,
+// then answer
 //
 //   404  no vhost has the host, or the vhost has no endpoint at the path
 //   405  a known endpoint, another method than POST (with `Allow: POST`)

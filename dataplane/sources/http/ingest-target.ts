@@ -1,15 +1,15 @@
 // An HTTP ingestor as the listener sees it: the runtime's `ingest(payload, metadata)` behind the ingestor's
-// ON QUIESCE policy. While quiesced the listener keeps answering 202 (spec §3.3: reading continues) and the
-// bodies are buffered up to MAX SIZE or dropped, each drop counted with its reason; on resume the buffer
-// is delivered in order. Hot reload can `retarget` the buffer to the swapped component before resuming.
-// Losses are counted where every other loss of the ingestor is: its `streamroute_drops_total`, at once;
-// they are logged per reason at most once per interval (ThrottledDrops), not a line per body, since a
-// busy ingestor can drop thousands of bodies while it is quiesced.
+// ON QUIESCE policy. While quiesced the listener keeps answering 202 (reading continues:
+// docs/http-ingestion.md, "ON QUIESCE") and the bodies are buffered up to MAX SIZE or dropped, each drop
+// counted with its reason; on resume the buffer is delivered in order. Hot reload can `retarget` the buffer
+// to the swapped component before resuming. Losses are counted where every other loss of the ingestor is: its
+// `streamroute_drops_total`, at once; they are logged per reason at most once per interval (ThrottledDrops),
+// not a line per body, since a busy ingestor can drop thousands of bodies while it is quiesced.
 import type { GraphHttpIngestor } from '../../graph/types.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import type { ComponentTelemetry } from '../../core/telemetry.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../core/throttled-drops.js';
-import type { Value } from '../../core/values.js';
+import type { IngestFn } from '../../core/ingest.js';
 import {
   QuiesceBuffer,
   type BufferingPolicy,
@@ -18,15 +18,6 @@ import {
 } from '../quiesce-buffer.js';
 import type { HttpMetadata, HttpTarget } from './target.js';
 import type { HttpTelemetry } from './telemetry.js';
-
-/**
- * The runtime's per-ingestor entry (`IngestorEntry.ingest`): fire-and-forget, decode errors go to the
- * route's error policy. An asynchronous codec may return a promise; it never rejects and is not awaited.
- */
-export type IngestFn = (
-  payload: Uint8Array,
-  metadata: Readonly<Record<string, Value>>,
-) => void | Promise<void>;
 
 export interface IngestTarget extends HttpTarget {
   readonly state: QuiesceState;

@@ -1,4 +1,5 @@
-// Which vhost and path a request names (spec §4.1: the Host header lower-cased with the port stripped).
+// Which vhost and path a request names (docs/http-ingestion.md, "Host and path matching": the Host header
+// lower-cased with the port stripped).
 //
 // Host (RFC 9110 §7.2, RFC 3986 §3.2.2): `uri-host [":" port]`, where uri-host is a reg-name, an IPv4
 // address or an IP literal in brackets (`[::1]`). We lower-case it, strip the port (digits only, possibly

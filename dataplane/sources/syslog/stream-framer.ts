@@ -1,7 +1,8 @@
-// RFC 6587 framing of a syslog TCP/TLS byte stream (spec §4.3), as an explicit state machine over chunks.
-// A listener gives each connection one framer and feeds it every chunk it reads; complete frames come out
-// in order, and a lost frame boundary ends the stream with a FramingError (the listener closes only that
-// connection: spec §3.2). Framing is detected per frame, so both forms may be interleaved:
+// RFC 6587 framing of a syslog TCP/TLS byte stream (docs/syslog-wire.md, "Listeners"), as an explicit state
+// machine over chunks. A listener gives each connection one framer and feeds it every chunk it reads;
+// complete frames come out in order, and a lost frame boundary ends the stream with a FramingError (the
+// listener closes only that connection: docs/syslog-wire.md, "Listeners"). Framing is detected per frame, so
+// both forms may be interleaved:
 //
 //   frame-start ─digit→ count ─SP→ body ─MSG-LEN bytes→ frame-start      (octet counting, RFC 6587 §3.4.1)
 //        │ LF: an empty frame, skipped and counted
@@ -15,6 +16,9 @@
 // over them (#wholeFrames); anything else — a frame cut by the chunk's end, a line, a count that breaks a
 // rule — is left to the state machine from the frame's first byte, which then decides exactly as always.
 
+// The bytes and the count limit are the emitters' too: one copy, in dataplane/net/syslog-framing.ts.
+import { CR, DIGIT_0, DIGIT_9, LF, MAX_OCTET_COUNT_DIGITS, SP } from '../../net/syslog-framing.js';
+
 export type FramingCause =
   'count_leading_zero' | 'count_zero' | 'count_too_long' | 'count_not_followed_by_space' | 'frame_too_large';
 
@@ -26,13 +30,6 @@ export interface FramingError {
 
 type State = 'frame-start' | 'count' | 'body' | 'line';
 
-const LF = 0x0a;
-const CR = 0x0d;
-const SP = 0x20;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-/** RFC 6587 MSG-LEN = NONZERO-DIGIT *DIGIT; the spec caps it at ten digits (§8). */
-const MAX_COUNT_DIGITS = 10;
 /** First allocation for a line that spans chunks; it doubles up to the limit. */
 const MIN_LINE_HOLD = 256;
 
@@ -140,7 +137,7 @@ export class StreamFramer {
     do {
       count = count * 10 + (byte - DIGIT_0);
       byte = chunk[++i] ?? 0;
-    } while (byte >= DIGIT_0 && byte <= DIGIT_9 && i - at < MAX_COUNT_DIGITS);
+    } while (byte >= DIGIT_0 && byte <= DIGIT_9 && i - at < MAX_OCTET_COUNT_DIGITS);
     if (byte !== SP || count > this.#max) return -1;
     this.#whole = count;
     return i + 1;
@@ -172,8 +169,11 @@ export class StreamFramer {
       if (byte >= DIGIT_0 && byte <= DIGIT_9) {
         if (this.#digits === 1 && this.#count === 0)
           return this.#fail('count_leading_zero', 'the octet count has a leading zero');
-        if (this.#digits === MAX_COUNT_DIGITS)
-          return this.#fail('count_too_long', `the octet count has more than ${MAX_COUNT_DIGITS} digits`);
+        if (this.#digits === MAX_OCTET_COUNT_DIGITS)
+          return this.#fail(
+            'count_too_long',
+            `the octet count has more than ${MAX_OCTET_COUNT_DIGITS} digits`,
+          );
         this.#count = this.#count * 10 + (byte - DIGIT_0);
         this.#digits++;
         continue;

@@ -1,7 +1,8 @@
 // The TCP (RFC 6587) and TLS (RFC 5425) side of a syslog listener: accepts any number of connections, runs
 // one StreamFramer per connection and hands each frame with its peer address to the intake. A framing
-// error, a failed TLS handshake or a socket error closes only that connection (spec §3.2); binding retries
-// with backoff through RetryingListener (spec §7).
+// error, a failed TLS handshake or a socket error closes only that connection (docs/syslog-wire.md,
+// "Listeners"); binding retries with backoff through RetryingListener (docs/syslog-wire.md, "Listeners", Bind
+// failures).
 //
 // Per connection the listener keeps one small record (peer, close cause, framer, shared metadata): idle
 // connections cost a socket and little else. Every accepted TCP socket is tracked by its peer address
@@ -13,6 +14,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.js';
+import type { IngestMetadata } from '../../core/ingest.js';
 import {
   formatAddress,
   RetryingListener,
@@ -23,7 +25,7 @@ import {
 } from '../../net/retrying-listener.js';
 import { countClosed, type SyslogListenerStats } from './listener-stats.js';
 import { StreamFramer } from './stream-framer.js';
-import type { SyslogIntake, SyslogMetadata } from './syslog-intake.js';
+import type { SyslogIntake } from './syslog-intake.js';
 import { errorCode } from '../../core/error-code.js';
 
 export interface SyslogTlsMaterial {
@@ -162,7 +164,7 @@ export class StreamListener {
     connection.stream = socket;
     connection.framer = framer;
     const { intake, stats } = this.#options;
-    const metadata: SyslogMetadata = Object.freeze({ peer_addr: peer });
+    const metadata: IngestMetadata = Object.freeze({ peer_addr: peer });
     const onFrame = (frame: Buffer): void => {
       stats.frames++;
       stats.frameBytes += frame.length;

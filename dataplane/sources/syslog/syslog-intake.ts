@@ -1,6 +1,7 @@
-// Where a syslog listener's frames go: the ingestor's entry behind its ON QUIESCE policy (spec §3.3) and
-// a bound on deliveries still in flight (spec §4.3 rule 5: completed frames enter a bounded intake queue).
-// The intake decides whether the transport should read; the transport applies it to its sockets:
+// Where a syslog listener's frames go: the ingestor's entry behind its ON QUIESCE policy
+// (docs/syslog-wire.md, "Listeners", ON QUIESCE) and a bound on deliveries still in flight
+// (docs/syslog-wire.md, "Listeners", Intake). The intake decides whether the transport should read; the
+// transport applies it to its sockets:
 //
 //   reading = not stopped, not SUSPENDed, and not overloaded
 //   overloaded: more than maxInFlight deliver() promises unsettled; cleared again at half of that
@@ -15,11 +16,8 @@ import type { GraphQuiesce } from '../../graph/types.js';
 import type { Clock } from '../../core/clock.js';
 import type { ComponentTelemetry } from '../../core/telemetry.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../../core/throttled-drops.js';
-import type { Value } from '../../core/values.js';
+import type { IngestFn, IngestMetadata } from '../../core/ingest.js';
 import { QuiesceBuffer, type QuiesceDropReason } from '../quiesce-buffer.js';
-
-export type SyslogMetadata = Readonly<Record<string, Value>>;
-export type SyslogDeliver = (payload: Uint8Array, metadata: SyslogMetadata) => void | Promise<void>;
 
 export const DEFAULT_MAX_IN_FLIGHT = 1024;
 
@@ -27,7 +25,7 @@ export interface SyslogIntakeOptions {
   /** `<domain>/<ingestor>`, for log lines. */
   name: string;
   quiesce: GraphQuiesce;
-  deliver: SyslogDeliver;
+  deliver: IngestFn;
   drops: Pick<ComponentTelemetry, 'countDrops' | 'logDrops' | 'dropMany' | 'generalError'>;
   logger: Logger;
   clock: Clock;
@@ -38,7 +36,7 @@ export interface SyslogIntakeOptions {
 
 interface Held {
   payload: Uint8Array;
-  metadata: SyslogMetadata;
+  metadata: IngestMetadata;
 }
 
 export class SyslogIntake {
@@ -46,7 +44,7 @@ export class SyslogIntake {
   readonly #buffer: QuiesceBuffer<Held> | undefined;
   readonly #maxInFlight: number;
   readonly #drops = new Map<QuiesceDropReason, ThrottledDrops>();
-  #deliver: SyslogDeliver;
+  #deliver: IngestFn;
   #suspended = false;
   #overloaded = false;
   #stopped = false;
@@ -97,7 +95,7 @@ export class SyslogIntake {
   }
 
   /** One frame. `metadata` may be shared by every frame of a connection. */
-  offer(payload: Uint8Array, metadata: SyslogMetadata): void {
+  offer(payload: Uint8Array, metadata: IngestMetadata): void {
     const buffer = this.#buffer;
     if (buffer === undefined ? !this.#suspended && !this.#stopped : buffer.state === 'open') {
       this.#deliverNow(payload, metadata);
@@ -137,7 +135,7 @@ export class SyslogIntake {
     this.#update();
   }
 
-  retarget(deliver: SyslogDeliver): void {
+  retarget(deliver: IngestFn): void {
     this.#deliver = deliver;
   }
 
@@ -157,7 +155,7 @@ export class SyslogIntake {
     return count;
   }
 
-  #deliverNow(payload: Uint8Array, metadata: SyslogMetadata): void {
+  #deliverNow(payload: Uint8Array, metadata: IngestMetadata): void {
     let result: void | Promise<void>;
     try {
       result = this.#deliver(payload, metadata);

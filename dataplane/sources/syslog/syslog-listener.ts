@@ -1,6 +1,6 @@
-// A syslog listener ingestor's socket side (spec §2.10, §4.3): binds the client's address over UDP, TCP or
-// TLS, frames what arrives and hands every frame with `metadata.peer_addr` to the ingestor's entry. This
-// file wires the parts and owns the lifecycle logs; the parts are:
+// A syslog listener ingestor's socket side (docs/syslog-wire.md, "Listeners"): binds the client's address
+// over UDP, TCP or TLS, frames what arrives and hands every frame with `metadata.peer_addr` to the ingestor's
+// entry. This file wires the parts and owns the lifecycle logs; the parts are:
 //
 //   stream-framer.ts    RFC 6587 framing per TCP/TLS connection
 //   stream-listener.ts  TCP/TLS server: connections, framing errors, TLS handshakes
@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { GraphQuiesce } from '../../graph/types.js';
 import type { Clock } from '../../core/clock.js';
+import type { IngestFn } from '../../core/ingest.js';
 import type { ComponentTelemetry } from '../../core/telemetry.js';
 import type {
   ListenAddress,
@@ -28,12 +29,11 @@ import {
   StreamListener,
   type SyslogTlsMaterial,
 } from './stream-listener.js';
-import { SyslogIntake, type SyslogDeliver } from './syslog-intake.js';
+import { SyslogIntake } from './syslog-intake.js';
 import { dgramCanPause, UdpListener } from './udp-listener.js';
 
 export type { SyslogListenerStats } from './listener-stats.js';
 export type { SyslogTlsMaterial } from './stream-listener.js';
-export type { SyslogDeliver } from './syslog-intake.js';
 
 export interface SyslogListenerOptions {
   /** For logs (`<domain>/<ingestor>`) and metric labels. */
@@ -47,7 +47,7 @@ export interface SyslogListenerOptions {
   tls?: SyslogTlsMaterial;
   quiesce: GraphQuiesce;
   /** The ingestor's entry; metadata is { peer_addr: '127.0.0.1:5000' | '[::1]:5000' }. */
-  deliver: SyslogDeliver;
+  deliver: IngestFn;
   /** The ingestor's telemetry: quiesce drops, 'oversized_datagram', deliver failures. */
   drops: ComponentTelemetry;
   logger: Logger;
@@ -77,7 +77,7 @@ export interface SyslogListener {
   /** Reading resumes; a BUFFER drains into deliver in arrival order. */
   resume(): Promise<void>;
   /** Hot reload: later frames (and the buffer) go to the new entry. */
-  retarget(deliver: SyslogDeliver): void;
+  retarget(deliver: IngestFn): void;
   /**
    * Closes the server and every connection (idle or not) at once; buffered frames are counted 'stopped'.
    * `graceMs` is accepted for symmetry with other listeners and not used: syslog has no acknowledgment,

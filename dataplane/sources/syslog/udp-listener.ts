@@ -1,18 +1,20 @@
 // The UDP side of a syslog listener (RFC 5426): one datagram is one frame, no framing. A datagram larger
 // than max_message_size is dropped, counted ('oversized_datagram') and logged at debug with its size and
-// peer (spec §4.3, §6). Binding retries like every listener: a DatagramServer gives a dgram socket the
-// few members of net.Server that RetryingListener uses (listen, listening, address, close, 'listening' and
-// 'error' events), so UDP has exactly the same Retrying/backoff/recovery states as TCP and TLS. Each bind
-// attempt uses a fresh socket (a dgram socket that failed to bind is closed, not reused).
+// peer (docs/syslog-wire.md, "Listeners"). Binding retries like every listener: a DatagramServer gives a
+// dgram socket the few members of net.Server that RetryingListener uses (listen, listening, address, close,
+// 'listening' and 'error' events), so UDP has exactly the same Retrying/backoff/recovery states as TCP and
+// TLS. Each bind attempt uses a fresh socket (a dgram socket that failed to bind is closed, not reused).
 //
-// SUSPEND must stop reading so datagrams wait in the kernel receive buffer (spec §3.3). Node's dgram has no
-// public pause; its handle has recvStop()/recvStart() (checked on Node 20.20 and 24.21, the state symbol
-// is named 'state symbol'). When they are missing, `canPause` is false and the intake drops instead.
+// SUSPEND must stop reading so datagrams wait in the kernel receive buffer (docs/syslog-wire.md, "Listeners",
+// ON QUIESCE). Node's dgram has no public pause; its handle has recvStop()/recvStart() (checked on Node 20.20
+// and 24.21, the state symbol is named 'state symbol'). When they are missing, `canPause` is false and the
+// intake drops instead.
 import { createSocket, type RemoteInfo, type Socket as DgramSocket } from 'node:dgram';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo, Server } from 'node:net';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.js';
+import type { IngestMetadata } from '../../core/ingest.js';
 import type { ComponentTelemetry } from '../../core/telemetry.js';
 import {
   RetryingListener,
@@ -23,7 +25,7 @@ import {
 } from '../../net/retrying-listener.js';
 import type { SyslogListenerStats } from './listener-stats.js';
 import { peerOf } from './stream-listener.js';
-import type { SyslogIntake, SyslogMetadata } from './syslog-intake.js';
+import type { SyslogIntake } from './syslog-intake.js';
 
 /** Asked of the kernel for the receive buffer (it may grant less or refuse; either is fine). */
 export const UDP_RECV_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -130,7 +132,7 @@ export class UdpListener {
   readonly #server: DatagramServer;
   readonly #listener: RetryingListener;
   /** Metadata of the last peer: consecutive datagrams from one sender share it. */
-  #lastPeer: { address: string; port: number; metadata: SyslogMetadata } | undefined;
+  #lastPeer: { address: string; port: number; metadata: IngestMetadata } | undefined;
   #reading = true;
 
   constructor(options: UdpListenerOptions) {

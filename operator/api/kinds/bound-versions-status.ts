@@ -1,5 +1,6 @@
 // Status of kinds that name a resource version (codecs, syslog clients, vhosts): conditions plus the
-// number each `VERSION LATEST` was bound to for a generation (spec §9), so later uploads do not move it.
+// number each `VERSION LATEST` was bound to for a generation (docs/language.md, "Resources"), so later
+// uploads do not move it.
 import { int, list, object, optional, statusProperties, str } from '../dsl.js';
 
 const boundVersion = object(

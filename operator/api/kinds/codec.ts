@@ -1,4 +1,5 @@
-// Codec: decodes payloads into records of a schema and, where it can, encodes them back (spec §2.2–2.4, §2.9).
+// Codec: decodes payloads into records of a schema and, where it can, encodes them back (docs/language.md,
+// "Codecs").
 import { fieldName, list, object, oneOf, optional, ref, resourceVersionRef, rules, str } from '../dsl.js';
 import { boundVersionsStatus } from './bound-versions-status.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';

@@ -1,4 +1,5 @@
-// Correlator: joins a left and a right relay on a predicate (spec §2.7, §3.1).
+// Correlator: joins a left and a right relay on a predicate (docs/correlator.md; docs/language.md,
+// "Correlators").
 import { duration, expression, int, object, oneOf, optional, ref, route, routeList, rules } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
@@ -26,7 +27,10 @@ const timeoutAction = (side: string) =>
     ],
   );
 
-/** Correlator routes are set-only (spec §2.7): INHERIT is rejected at the route that writes it. */
+/**
+ * Correlator routes are set-only (docs/language.md, "Correlators"): INHERIT is rejected at the route that
+ * writes it.
+ */
 const correlatorRoute = rules(route, [
   {
     rule: '!has(self.inheritAll) || !self.inheritAll',

@@ -1,4 +1,4 @@
-// Emitter: encodes the records of a relay and sends them to a syslog client (spec §2.11, DESIGN.md §5).
+// Emitter: encodes the records of a relay and sends them to a syslog client (docs/language.md, "Emitters").
 import {
   duration,
   fieldName,

@@ -1,4 +1,4 @@
-// Endpoint: a path on a vhost (spec §2.6).
+// Endpoint: a path on a vhost (docs/language.md, "Vhosts and endpoints").
 import { object, oneOf, ref, str } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 

@@ -1,4 +1,5 @@
-// HttpIngestor: POST bodies on an endpoint, decoded and routed to relays (spec §2.6, §4.1).
+// HttpIngestor: POST bodies on an endpoint, decoded and routed to relays
+// (docs/language.md, "HTTP endpoint ingestors"; docs/http-ingestion.md).
 import {
   generalErrorPolicy,
   ingestMode,

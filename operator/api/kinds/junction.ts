@@ -1,4 +1,4 @@
-// Junction: merges several relays into routed output (DESIGN.md §5).
+// Junction: merges several relays into routed output (docs/language.md, "Junctions").
 import { generalErrorPolicy, list, object, optional, ref, routes } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 

@@ -1,4 +1,4 @@
-// Relay: a stream of records of one schema (spec §2.5).
+// Relay: a stream of records of one schema (docs/language.md, "Relays").
 import { object, oneOf, ref } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 

@@ -1,4 +1,4 @@
-// Resource: a named set of files uploaded in immutable versions (spec §2.4, §9).
+// Resource: a named set of files uploaded in immutable versions (docs/language.md, "Resources").
 import { int, list, object, oneOf, optional, statusProperties, str } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind } from '../kind.js';
 

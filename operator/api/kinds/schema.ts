@@ -1,4 +1,4 @@
-// Schema: the typed fields of the records a relay carries (spec §2.1).
+// Schema: the typed fields of the records a relay carries (docs/language.md, "Schemas").
 import { FIELD_TYPES } from '../field-types.js';
 import { fieldName, list, object, oneOf, optional, bool } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';

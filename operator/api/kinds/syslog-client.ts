@@ -1,4 +1,5 @@
-// SyslogClient: a syslog address that listeners bind and emitters send to (spec §2.8).
+// SyslogClient: a syslog address that listeners bind and emitters send to
+// (docs/language.md, "Syslog clients").
 import { int, object, oneOf, optional, resourceVersionRef, rules, str } from '../dsl.js';
 import { boundVersionsStatus } from './bound-versions-status.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
@@ -31,7 +32,10 @@ type SyslogConfig = {
 
 type TlsProperty = 'tlsCertFile' | 'tlsKeyFile' | 'tlsCaFile';
 
-/** Each TLS property and its CONFIG key as statements write it (spec §2.8); messages name the key. */
+/**
+ * Each TLS property and its CONFIG key as statements write it (docs/language.md, "Syslog clients");
+ * messages name the key.
+ */
 const TLS_KEYS: Readonly<Record<TlsProperty, string>> = {
   tlsCertFile: 'tls_cert_file',
   tlsKeyFile: 'tls_key_file',

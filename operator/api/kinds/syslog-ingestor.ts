@@ -1,4 +1,5 @@
-// SyslogIngestor: a syslog listener on every node, decoding frames and routing records (spec §2.10, §4.3).
+// SyslogIngestor: a syslog listener on every node, decoding frames and routing records (docs/language.md,
+// "Syslog listener ingestors"; docs/syslog-wire.md, "Listeners").
 import { generalErrorPolicy, ingestMode, object, quiesce, ref, routes, rules } from '../dsl.js';
 import { defineKind } from '../kind.js';
 import { runtimeColumns, runtimeStatus } from './ingestor-status.js';

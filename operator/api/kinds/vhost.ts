@@ -1,4 +1,5 @@
-// Vhost: the hostnames an HTTP listener serves, optionally over TLS (spec §2.6, DESIGN.md §5).
+// Vhost: the hostnames an HTTP listener serves, optionally over TLS
+// (docs/language.md, "Vhosts and endpoints").
 import { list, object, optional, resourceVersionRef, rules, str } from '../dsl.js';
 import { boundVersionsStatus } from './bound-versions-status.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';

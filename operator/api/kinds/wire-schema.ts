@@ -1,4 +1,4 @@
-// WireSchema: the shape of a JSON payload on the wire (spec §2.2).
+// WireSchema: the shape of a JSON payload on the wire (docs/language.md, "Wire schemas").
 import { fieldName, list, object, oneOf } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
