@@ -2,12 +2,7 @@
 // never a request path or query as sent (attacker-controlled text), a header value, an error message
 // (it could quote a value) or a record.
 import type { Logger } from 'pino';
-
-/** The name of an error, never its message. */
-export function errorName(error: unknown): string {
-  if (error instanceof Error) return error.name;
-  return typeof error;
-}
+import { errorName } from '../core/error-text.js';
 
 export class AdminTelemetry {
   readonly #log: Logger;

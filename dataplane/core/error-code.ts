@@ -3,8 +3,13 @@
 
 /** `error.code` when it is a string, else `fallback`. */
 export function errorCode(error: unknown, fallback = 'UNKNOWN'): string {
+  return codeOf(error) ?? fallback;
+}
+
+/** `error.code` when it is a string (`ENOENT`), else undefined. */
+export function codeOf(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
     return error.code;
   }
-  return fallback;
+  return undefined;
 }

@@ -5,6 +5,7 @@
 // names host:port and the cause — never payload bytes or key material.
 import { errorCode } from '../core/error-code.js';
 import { formatAddress } from '../net/retrying-listener.js';
+import { messageOf } from '../core/error-text.js';
 
 /** A transport failure: connection refused or reset, DNS failure, timeout, TLS verification, write error. */
 export class SenderError extends Error {
@@ -103,7 +104,7 @@ export class SenderLife {
 export function senderError(error: unknown, where: string): SenderError {
   if (error instanceof SenderError) return error;
   const code = errorCode(error);
-  const cause = error instanceof Error ? error.message : String(error);
+  const cause = messageOf(error);
   return new SenderError(code, `${where}: ${cause}`);
 }
 

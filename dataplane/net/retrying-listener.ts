@@ -14,6 +14,7 @@
 import type { Server } from 'node:net';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { errorCode } from '../core/error-code.js';
+import { messageOf } from '../core/error-text.js';
 
 export interface ListenAddress {
   /** An IP address; IPv6 without brackets. */
@@ -160,7 +161,7 @@ export class RetryingListener {
     }
     if (this.#state !== 'Starting') return;
     this.#failures++;
-    this.#error = { code, message: error instanceof Error ? error.message : String(error) };
+    this.#error = { code, message: messageOf(error) };
     this.#nextDelayMs = this.#backoffMs;
     this.#backoffMs = Math.min(this.#backoffMs * 2, this.#retry.maxMs);
     this.#timer = this.#clock.setTimeout(() => this.#attempt(), this.#nextDelayMs);

@@ -12,7 +12,7 @@
 // The HTTP targets and the syslog listeners (DomainSyslogListeners) are both SourceSwaps
 // (source-swap.ts), driven through the same steps in this order; emitters are parts of the topology.
 import type { Logger } from 'pino';
-import { errorName } from '../admin/admin-telemetry.js';
+import { errorName } from '../core/error-text.js';
 import { diffGraphs, type GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
 import { Telemetry } from '../core/telemetry.js';

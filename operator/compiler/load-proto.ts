@@ -5,6 +5,7 @@ import type protobuf from 'protobufjs';
 import { protobufjs } from '../../dataplane/codecs/protobuf/protobufjs.js';
 import { posix } from 'node:path';
 import type { ProtobufDescriptor, ProtobufNested } from '../../dataplane/graph/types.js';
+import { messageOf } from '../../dataplane/core/error-text.js';
 
 export type ProtoLoad =
   { ok: true; root: protobuf.Root } | { ok: false; problem: string; at: 'file' | 'include' };
@@ -86,10 +87,6 @@ function parseOne(root: protobuf.Root, path: string, source: string): string[] |
 function locate(files: ReadonlyMap<string, string>, file: string, include: string): string | undefined {
   const candidates = [posix.normalize(posix.join(include, file)), posix.normalize(file)];
   return candidates.find((candidate) => !candidate.startsWith('..') && files.has(candidate));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The message and every type it needs (field types, their parents), as protobufjs JSON. */

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isPlainObject } from '../api/validate.js';
 import type { AdminErrorCode } from '../../dataplane/admin/admin-errors.js';
-import { messageOf } from './error-text.js';
+import { messageOf } from '../../dataplane/core/error-text.js';
 import type { StatementRequest, Upload, UploadFile } from './protocol.js';
 import { unsafeUploadPath } from './resource-store.js';
 

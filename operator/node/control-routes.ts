@@ -19,7 +19,7 @@ import {
   readBody,
   requireJson,
 } from './control-request.js';
-import { errorName } from './error-text.js';
+import { errorName } from '../../dataplane/core/error-text.js';
 import type { ObjectStore } from './object-store.js';
 import type { DomainsReply } from './protocol.js';
 import { SerialQueue, ShuttingDownError } from '../../dataplane/core/serial-queue.js';

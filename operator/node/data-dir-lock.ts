@@ -23,7 +23,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { FILE_MODE } from './atomic-file.js';
 import { DataDirError, dataDirIoError } from './data-dir-error.js';
-import { codeOf } from './error-text.js';
+import { codeOf } from '../../dataplane/core/error-code.js';
 
 export interface DataDirLock {
   readonly path: string;

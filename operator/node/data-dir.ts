@@ -13,7 +13,7 @@ import { DIRECTORY_MODE, removeLeftovers, writeFileAtomic } from './atomic-file.
 import { acquireLock, type DataDirLock } from './data-dir-lock.js';
 import { DataDirError, dataDirIoError } from './data-dir-error.js';
 import { parseDomainState, serializeDomainState, type DomainState } from './domain-state.js';
-import { messageOf } from './error-text.js';
+import { messageOf } from '../../dataplane/core/error-text.js';
 import { isDomainName } from './protocol.js';
 
 const STATE_FILE = 'state.json';

@@ -19,7 +19,7 @@ import {
 import { compileDomain, prepareCompile } from '../compiler/index.js';
 import type { Graph } from '../../dataplane/graph/types.js';
 import { canonicalJson } from '../api/canonical-json.js';
-import { errorName, messageOf } from './error-text.js';
+import { errorName, messageOf } from '../../dataplane/core/error-text.js';
 import type { DomainState, ManifestObject } from './domain-state.js';
 import type { ObjectStore } from './object-store.js';
 import type { ResourceStore } from './resource-store.js';

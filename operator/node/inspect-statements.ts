@@ -14,7 +14,7 @@ import { printObject } from '../language/print.js';
 import type { ComponentDescription, DescribedKind } from '../../dataplane/core/status.js';
 import { describeText } from './describe-text.js';
 import type { Candidate } from './candidate.js';
-import { messageOf } from './error-text.js';
+import { messageOf } from '../../dataplane/core/error-text.js';
 import type { StatementOutcome, Upload } from './protocol.js';
 import type { ResourceStore } from './resource-store.js';
 import { showTable } from './show-output.js';

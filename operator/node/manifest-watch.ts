@@ -17,7 +17,8 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { systemClock, type Clock, type TimerHandle } from '../../dataplane/core/clock.js';
 import { InputError, ioError } from '../language/input-error.js';
-import { codeOf, errorName } from './error-text.js';
+import { errorName } from '../../dataplane/core/error-text.js';
+import { codeOf } from '../../dataplane/core/error-code.js';
 
 export const DEBOUNCE_MS = 200;
 /** How often the watched directory is checked (and, while it is gone, looked for). */

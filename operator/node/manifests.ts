@@ -16,7 +16,7 @@ import { bindLatest } from '../compiler/bind-latest.js';
 import { canonicalJson } from '../api/canonical-json.js';
 import type { DomainCommitter } from './domain-commit.js';
 import type { ManifestObject } from './domain-state.js';
-import { errorName } from './error-text.js';
+import { errorName } from '../../dataplane/core/error-text.js';
 import { inStatementFile, splitByDomain, type DomainManifests } from './manifest-domains.js';
 import { watchPath, type Watch, type WatchOptions } from './manifest-watch.js';
 import { objectId, type ObjectStore } from './object-store.js';

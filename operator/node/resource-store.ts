@@ -18,7 +18,7 @@ import {
 } from './atomic-file.js';
 import { isResourceName } from '../../dataplane/admin/request-params.js';
 import { DataDirError, dataDirIoError } from './data-dir-error.js';
-import { messageOf } from './error-text.js';
+import { messageOf } from '../../dataplane/core/error-text.js';
 import { isDomainName, type UploadFile } from './protocol.js';
 
 const COMPLETE = 'complete.json';

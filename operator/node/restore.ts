@@ -5,7 +5,7 @@
 // nothing, and its next change is compared with nothing and activates as the next version.
 import type { Logger } from 'pino';
 import type { Activate } from './domain-commit.js';
-import { messageOf } from './error-text.js';
+import { messageOf } from '../../dataplane/core/error-text.js';
 import type { ObjectStore } from './object-store.js';
 
 export interface RestoredDomain {

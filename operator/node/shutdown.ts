@@ -3,7 +3,8 @@
 // of a temporary data dir always happen — and a failing step is logged by its name and the error's name.
 // run() runs the steps once: a second call waits for the first and runs nothing again.
 import type { Logger } from 'pino';
-import { codeOf, errorName } from './error-text.js';
+import { errorName } from '../../dataplane/core/error-text.js';
+import { codeOf } from '../../dataplane/core/error-code.js';
 
 interface Step {
   name: string;

@@ -5,6 +5,7 @@ import type protobuf from 'protobufjs';
 import { protobufjs } from './protobufjs.js';
 import type { ProtobufDescriptor } from '../../graph/types.js';
 import { planFor } from './message-plan.js';
+import { messageOf } from '../../core/error-text.js';
 
 export type LoadedMessage = { type: protobuf.Type } | { error: string };
 
@@ -45,8 +46,4 @@ function lookup(root: protobuf.Root, message: string): protobuf.Type | string {
     return `the protobuf descriptor has no message ${message} (did you mean ${found.fullName.slice(1)}?)`;
   }
   return found;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -14,7 +14,7 @@ import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
 import { startEmbeddedNode, type EmbeddedNode, type EmbeddedNodeOptions } from '../../node/embedded-node.js';
 import { DataDirError } from '../../node/data-dir-error.js';
-import { errorName } from '../../node/error-text.js';
+import { errorName } from '../../../dataplane/core/error-text.js';
 import { ManifestError } from '../../node/manifests.js';
 import { EXIT, type Output } from '../../client/report.js';
 

@@ -13,6 +13,7 @@ import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
 import { EXIT, type Output } from '../../client/report.js';
 import { LOG_LEVELS } from './node.js';
+import { messageOf } from '../../../dataplane/core/error-text.js';
 
 export interface OperatorOptions {
   kubeconfig?: string;
@@ -129,9 +130,7 @@ export async function runOperator(
         ...(context.reconcileDomain === undefined ? {} : { reconcileDomain: context.reconcileDomain }),
       });
     } catch (error: unknown) {
-      output.err(
-        `streamroute operator: cannot start: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      output.err(`streamroute operator: cannot start: ${messageOf(error)}`);
       return EXIT.io;
     }
     await aborted(interrupt.signal);
