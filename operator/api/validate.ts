@@ -110,11 +110,12 @@ function checkObject(
 ): void {
   const properties = schema.properties ?? {};
   for (const key of schema.openapi.required ?? []) {
-    if (value[key] === undefined)
+    if (!Object.hasOwn(value, key) || value[key] === undefined)
       problems.push({ path: join(path, key), message: 'is required', fromRule: false });
   }
   for (const [key, element] of Object.entries(value)) {
-    const property = properties[key];
+    // Own properties only: a user's key `constructor` or `toString` is an unknown field, not Object's.
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (property === undefined) {
       if (!schema.openapi['x-kubernetes-preserve-unknown-fields']) {
         problems.push({ path: join(path, key), message: 'is not a known field', fromRule: false });
@@ -168,7 +169,7 @@ function join(path: string, key: string): string {
 }
 
 function pick(element: unknown, key: string): unknown {
-  return isPlainObject(element) ? element[key] : undefined;
+  return isPlainObject(element) && Object.hasOwn(element, key) ? element[key] : undefined;
 }
 
 function truncate(text: string): string {
