@@ -173,13 +173,30 @@ describe('data dir', () => {
   const corrupt: { title: string; text: string; message: RegExp }[] = [
     {
       title: 'not JSON',
-      text: '{"format": 1, ',
+      text: '{"format": 1, "a": MARKER}',
       message: /state\.json is not valid JSON \(.*\); restore it/,
     },
     {
       title: 'another format',
-      text: '{"format": 7}',
-      message: /state\.json is not a domain state the node wrote: has format 7/,
+      text: '{"format": "MARKER-7"}',
+      message:
+        /state\.json is not a domain state the node wrote: is not in format 1, the one this node writes/,
+    },
+    {
+      title: 'one object listed twice (a hand edit)',
+      text: JSON.stringify({ ...STATE, format: 1, statementObjects: [relay, { ...relay }] }),
+      message:
+        /state\.json is not a domain state the node wrote: statementObjects\[1\] has the kind and name of statementObjects\[0\]/,
+    },
+    {
+      title: 'an object with a field its kind does not know',
+      text: JSON.stringify({
+        ...STATE,
+        format: 1,
+        statementObjects: [{ ...relay, spec: { ...relay.spec, MARKER: 1 } }],
+      }),
+      message:
+        /state\.json is not a domain state the node wrote: statementObjects\[0\] spec has a field its kind does not know/,
     },
     {
       title: 'an object that does not fit its kind',
@@ -188,7 +205,7 @@ describe('data dir', () => {
     },
   ];
   for (const { title, text, message } of corrupt) {
-    it(`refuses to start over a state file that is ${title}, naming the file`, () => {
+    it(`refuses to start over a state file that is ${title}, naming the file and quoting none of it`, () => {
       mkdirSync(join(root, 'domains', 'default'), { recursive: true });
       writeFileSync(join(root, 'domains', 'default', 'state.json'), text);
       const { logger } = memoryLogger();
@@ -198,7 +215,8 @@ describe('data dir', () => {
         (error: unknown) =>
           error instanceof DataDirError &&
           error.message.startsWith(join(root, 'domains', 'default', 'state.json')) &&
-          message.test(error.message),
+          message.test(error.message) &&
+          !error.message.includes('MARKER'),
       );
       dataDir.close();
     });

@@ -13,7 +13,6 @@ import { DIRECTORY_MODE, removeLeftovers, writeFileAtomic } from './atomic-file.
 import { acquireLock, type DataDirLock } from './data-dir-lock.js';
 import { DataDirError, dataDirIoError } from './data-dir-error.js';
 import { parseDomainState, serializeDomainState, type DomainState } from './domain-state.js';
-import { messageOf } from '../../dataplane/core/error-text.js';
 import { isDomainName } from './protocol.js';
 
 const STATE_FILE = 'state.json';
@@ -75,9 +74,10 @@ export class DataDir {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (error: unknown) {
-      const why = messageOf(error);
-      throw new DataDirError(`${file} is not valid JSON (${why}); restore it from a backup or move it away`);
+    } catch {
+      // JSON.parse's message quotes the text around the error: the file's content stays out of the line.
+      const size = `${Buffer.byteLength(text)} bytes`;
+      throw new DataDirError(`${file} is not valid JSON (${size}); restore it from a backup or move it away`);
     }
     const state = parseDomainState(value);
     if (typeof state === 'string') {

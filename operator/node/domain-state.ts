@@ -46,6 +46,13 @@ export function parseDomainState(value: unknown): DomainState | string {
   if (typeof objects === 'string') return objects;
   const manifest = eachOf(manifestObjects as unknown[], manifestObject, 'manifestObjects');
   if (typeof manifest === 'string') return manifest;
+  const repeated =
+    repeatedObject(objects, 'statementObjects') ??
+    repeatedObject(
+      manifest.map((entry) => entry.object),
+      'manifestObjects',
+    );
+  if (repeated !== undefined) return repeated;
   return {
     graphVersion: graphVersion as number,
     graph: graph as Graph | null,
@@ -56,7 +63,7 @@ export function parseDomainState(value: unknown): DomainState | string {
 
 function headerProblem(value: unknown): string | undefined {
   if (!isPlainObject(value)) return 'is not a JSON object';
-  if (value.format !== FORMAT) return `has format ${JSON.stringify(value.format)}, expected ${FORMAT}`;
+  if (value.format !== FORMAT) return `is not in format ${FORMAT}, the one this node writes`;
   const graph = graphProblem(value.graphVersion, value.graph);
   if (graph !== undefined) return graph;
   if (!Array.isArray(value.statementObjects)) return 'statementObjects is not a list';
@@ -93,10 +100,30 @@ function manifestObject(item: unknown): ManifestObject | string {
   return typeof object === 'string' ? object : { file: item.file, object };
 }
 
+/**
+ * Two items of one list with the same kind and name (a hand edit): one would replace the other at the
+ * next change, so the file is refused rather than one of them silently dropped.
+ */
+function repeatedObject(objects: readonly GraphObject[], list: string): string | undefined {
+  const first = new Map<string, number>();
+  for (const [index, object] of objects.entries()) {
+    const key = `${object.kind}/${object.metadata.name}`;
+    const earlier = first.get(key);
+    if (earlier !== undefined) return `${list}[${index}] has the kind and name of ${list}[${earlier}]`;
+    first.set(key, index);
+  }
+  return undefined;
+}
+
 /** The same checks an object passed when it was applied (its kind's schema). */
 function graphObject(item: unknown): GraphObject | string {
   const check = checkGraphObject(item);
   if (check.ok) return check.object;
   const problem = check.problems[0];
-  return problem === undefined ? 'is not a graph object' : `${problem.path || 'object'} ${problem.message}`;
+  if (problem === undefined) return 'is not a graph object';
+  // An unknown field's path ends in a key from the file: name the object that has it, not the key.
+  if (problem.message === 'is not a known field') {
+    return `${problem.path.split('.').slice(0, -1).join('.') || 'object'} has a field its kind does not know`;
+  }
+  return `${problem.path || 'object'} ${problem.message}`;
 }
