@@ -1,0 +1,95 @@
+// Resource YAML: operator/language/yaml-input.ts loadYamlObjects (diagnostics, never a throw), and every
+// document's plain value through operator/api/validate-object.ts checkGraphObject (problems, never a throw).
+import { parseAllDocuments } from 'yaml';
+import { checkGraphObject } from '../../../operator/api/validate-object.js';
+import { loadYamlObjects } from '../../../operator/language/yaml-input.js';
+import { docBlocks, filesEnding, texts } from '../seeds.js';
+import type { FuzzTarget } from '../target.js';
+
+const decoder = new TextDecoder();
+
+/** The documents' plain values, as the yaml library gives them; none when the library refuses the text. */
+function plainDocuments(text: string): unknown[] {
+  try {
+    return parseAllDocuments(text, { schema: 'core' })
+      .filter((document) => document.errors.length === 0)
+      .map((document) => document.toJS({ maxAliasCount: 16 }) as unknown);
+  } catch {
+    return []; // the library's own refusal (aliases, a stream it cannot read): not what is fuzzed here
+  }
+}
+
+export const target: FuzzTarget = {
+  maxBytes: 1024 * 1024,
+  tokens: [
+    'apiVersion: streamroute.io/v1alpha1\n',
+    'kind: ',
+    'Relay',
+    'Schema',
+    'Codec',
+    'HttpIngestor',
+    'SyslogIngestor',
+    'Emitter',
+    'Junction',
+    'Correlator',
+    'metadata:\n  name: ',
+    'spec:\n',
+    '  ',
+    '- ',
+    ': ',
+    '---\n',
+    '...\n',
+    '&a ',
+    '*a',
+    '!!str ',
+    '!!int ',
+    '? ',
+    '|\n',
+    '>-\n',
+    '"',
+    "'",
+    '#',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    '\t',
+    '\n',
+    '__proto__',
+    'constructor',
+    'toString',
+    'null',
+    '~',
+    '0x1F',
+    '1e400',
+    '.inf',
+    '%YAML 1.2\n',
+  ],
+  nests: [
+    ['[', ']'],
+    ['{', '}'],
+    ['- ', ''],
+    ['{a: ', '}'],
+    ['  ', ''],
+  ],
+  seeds: () => [
+    ...filesEnding(['examples', 'charts', 'test/fixtures'], ['.yaml', '.yml']),
+    ...docBlocks(['yaml']),
+    ...texts(
+      'apiVersion: streamroute.io/v1alpha1\nkind: Schema\nmetadata:\n  name: s\nspec:\n  fields:\n    - name: a\n      type: string\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\nkind: Relay\n',
+      'a: &x [1, 2]\nb: *x\n',
+    ),
+  ],
+  run(input) {
+    const text = decoder.decode(input);
+    const loaded = loadYamlObjects(text, 'fuzz.yaml');
+    // Text the loader refuses before parsing (nesting beyond its limit) is not parsed here either, and big
+    // inputs are left to the loader alone, so that a hang or memory outlier is the product's, not this check's.
+    const refused = loaded.diagnostics.some((diagnostic) => diagnostic.message.includes('nests deeper than'));
+    if (!refused && input.length <= 64 * 1024)
+      for (const document of plainDocuments(text)) checkGraphObject(document);
+    return loaded.diagnostics.length === 0 && loaded.objects.length > 0;
+  },
+};
