@@ -354,4 +354,13 @@ spec:
       assert.deepEqual(loadYamlObjects(junction('upper(input.x) -- note'), FILE).diagnostics, []);
     });
   });
+
+  it('refuses a line of chained `key: key:` pairs as too deep instead of overflowing the parser (found by npm run fuzz)', () => {
+    const chained = `spec:\n    properties:\n      description: ${"'Whatption: '".repeat(3000)}x\n    required:\n`;
+    let diagnostics: readonly Diagnostic[] = [];
+    assert.doesNotThrow(() => ({ diagnostics } = loadYamlObjects(chained, FILE)));
+    assert.equal(diagnostics.length, 1);
+    assert.match(diagnostics[0]!.message, /nests deeper than 200 levels/);
+    assert.equal(diagnostics[0]!.location?.line, 3);
+  });
 });

@@ -98,8 +98,9 @@ const BRACKETS: Readonly<Record<string, number>> = { '[': 1, '{': 1, ']': -1, '}
 
 /**
  * Offset where the input first nests beyond MAX_NESTING: flow brackets, plus the block levels that a
- * line's indentation and compact `- - -` markers open (two columns a level). Brackets in strings count
- * too; no manifest has hundreds open.
+ * line's indentation and compact `- - -` markers open (two columns a level), plus each `key: ` of a line
+ * (the parser opens a map for each, even in a chain `a: b: c:` it then refuses, and recurses per map).
+ * Brackets and colons in strings count too; no manifest has hundreds on a line.
  */
 function deepNesting(text: string): number | undefined {
   let brackets = 0;
@@ -108,13 +109,21 @@ function deepNesting(text: string): number | undefined {
     const lead = /^[ -]*/.exec(line)?.[0].length ?? 0;
     const block = lead / 2;
     if (block > MAX_NESTING) return offset + lead;
+    let keys = 0;
     for (let index = lead; index < line.length; index++) {
-      brackets = Math.max(0, brackets + (BRACKETS[line.charAt(index)] ?? 0));
-      if (brackets + block > MAX_NESTING) return offset + index;
+      const char = line.charAt(index);
+      brackets = Math.max(0, brackets + (BRACKETS[char] ?? 0));
+      if (char === ':' && isYamlSpace(line.charAt(index + 1))) keys++;
+      if (brackets + block + keys > MAX_NESTING) return offset + index;
     }
     offset += line.length + 1;
   }
   return undefined;
+}
+
+/** A space, a tab or the end of the line: what makes a `:` a mapping indicator. */
+function isYamlSpace(char: string): boolean {
+  return char === '' || char === ' ' || char === '\t';
 }
 
 function loadDocument(loader: Loader, document: Document.Parsed): void {
