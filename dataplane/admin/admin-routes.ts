@@ -101,3 +101,22 @@ export function decode(segment: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The request target as a URL on a fixed origin (the Host header was checked before and plays no further
+ * part); undefined when not a path.
+ */
+export function requestUrl(target: string | undefined): URL | undefined {
+  if (target === undefined) return undefined;
+  try {
+    if (target.startsWith('/')) return new URL(`http://admin.invalid${target}`);
+    // Absolute form (a proxy's request): only the path and query matter.
+    if (/^https?:\/\//i.test(target)) {
+      const absolute = new URL(target);
+      return new URL(`http://admin.invalid${absolute.pathname}${absolute.search}`);
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}

@@ -13,7 +13,7 @@ import {
   type RetryPolicy,
 } from '../net/retrying-listener.js';
 import { sendError, sendFailure, sendJson, sendText } from './admin-errors.js';
-import { ALLOWED_METHODS, matchRoute, type AdminRoute } from './admin-routes.js';
+import { ALLOWED_METHODS, matchRoute, requestUrl, type AdminRoute } from './admin-routes.js';
 import { AdminTelemetry } from './admin-telemetry.js';
 import type { AdminBackend } from './backend.js';
 import { HostPolicy } from './host-check.js';
@@ -202,25 +202,6 @@ function hostNotAllowed(response: ServerResponse): void {
 function methodNotAllowed(request: IncomingMessage, response: ServerResponse): void {
   const message = `method ${request.method ?? ''} is not allowed here: expected ${ALLOWED_METHODS}`;
   sendError(response, 'method_not_allowed', message, { Allow: ALLOWED_METHODS });
-}
-
-/**
- * The request target as a URL on a fixed origin (the Host header was checked before and plays no further
- * part); undefined when not a path.
- */
-function requestUrl(target: string | undefined): URL | undefined {
-  if (target === undefined) return undefined;
-  try {
-    if (target.startsWith('/')) return new URL(`http://admin.invalid${target}`);
-    // Absolute form (a proxy's request): only the path and query matter.
-    if (/^https?:\/\//i.test(target)) {
-      const absolute = new URL(target);
-      return new URL(`http://admin.invalid${absolute.pathname}${absolute.search}`);
-    }
-  } catch {
-    return undefined;
-  }
-  return undefined;
 }
 
 /** At most 100 characters of a path, for a response body. */

@@ -4,64 +4,19 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Instant, type RecordValues } from '../../core/values.js';
-import { bytesOf, decodeWith, syslogCodec, view } from '../../../test/fixtures/syslog-codec.js';
+import {
+  bytesOf,
+  decodeWith,
+  SYSLOG_PIECES,
+  syslogCodec,
+  view,
+} from '../../../test/fixtures/syslog-codec.js';
 
 const codec = syslogCodec();
 const RUNS = 2000;
 
 /** Pieces of syslog text, so that generated payloads reach deep into both parsers. */
-const PIECE = fc.constantFrom(
-  '<13>',
-  '<165>',
-  '<0>',
-  '<191>',
-  '<013>',
-  '<192>',
-  '<',
-  '>',
-  '1 ',
-  '2 ',
-  '-',
-  ' ',
-  '  ',
-  '[',
-  ']',
-  '"',
-  '\\',
-  '=',
-  '@',
-  ':',
-  ': ',
-  '*',
-  '.',
-  'Jun',
-  'Feb',
-  ' 3 ',
-  ' 29 ',
-  '12:00:00',
-  '25:61:61',
-  '2026-01-02T03:04:05',
-  '.123456789',
-  'Z',
-  'z',
-  't',
-  '+02:00',
-  '2024 ',
-  'UTC: ',
-  '%SYS-5-X: ',
-  'host',
-  'app',
-  '[42]',
-  'x@1 a="b"',
-  '\uFEFF',
-  'é',
-  '🙂',
-  '\r',
-  '\n',
-  '\0',
-  '\t',
-  'text',
-);
+const PIECE = fc.constantFrom(...SYSLOG_PIECES);
 const SYSLOGISH = fc.array(PIECE, { maxLength: 24 }).map((pieces) => pieces.join(''));
 
 const VALID_5424 = [

@@ -1,9 +1,9 @@
 // Admin API request routing (dataplane/admin/): a request target becomes a URL on a fixed origin as the
-// server does (admin-server.ts requestUrl), its path a route, `invalid` or `none` (admin-routes.ts), its
+// server does (admin-routes.ts requestUrl), its path a route, `invalid` or `none` (admin-routes.ts), its
 // `buffer` query a number or an error (request-params.ts), and the Host check a yes or no (host-check.ts).
 // None of them may throw; a matched route's names must be valid names.
 import assert from 'node:assert/strict';
-import { matchRoute, type AdminRoute } from '../../../dataplane/admin/admin-routes.js';
+import { matchRoute, requestUrl, type AdminRoute } from '../../../dataplane/admin/admin-routes.js';
 import { HostPolicy } from '../../../dataplane/admin/host-check.js';
 import { checkName, parseBuffer } from '../../../dataplane/admin/request-params.js';
 import { docBlocks, texts } from '../seeds.js';
@@ -14,20 +14,6 @@ const policy = new HostPolicy({
   listenHost: '127.0.0.1',
   allowedHosts: ['admin.example', '.svc.cluster.local'],
 });
-
-/** admin-server.ts's requestUrl, restated (it is not exported): a URL for a path or an absolute target. */
-function requestUrl(target: string): URL | undefined {
-  try {
-    if (target.startsWith('/')) return new URL(`http://admin.invalid${target}`);
-    if (/^https?:\/\//i.test(target)) {
-      const absolute = new URL(target);
-      return new URL(`http://admin.invalid${absolute.pathname}${absolute.search}`);
-    }
-  } catch {
-    return undefined;
-  }
-  return undefined;
-}
 
 function checkRoute(route: AdminRoute): void {
   if (route.route === 'subscription') {
