@@ -363,4 +363,22 @@ spec:
     assert.match(diagnostics[0]!.message, /nests deeper than 200 levels/);
     assert.equal(diagnostics[0]!.location?.line, 3);
   });
+
+  it('refuses a mapping key that is itself a mapping or list, and prints none of its text (found by npm run fuzz)', () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      for (const key of ['? [ secret-payload-value ]\n  ', '? { secret-payload-value }\n  ']) {
+        const { objects, diagnostics } = loadYamlObjects(`${relay('a')}  ${key}: 1\n`, FILE);
+        assert.deepEqual(objects, [], key);
+        assert.deepEqual(where(diagnostics), ['SR1010@8:5'], key);
+        assert.match(diagnostics[0]!.message, /a mapping key must be a plain value/);
+        assert.ok(!diagnostics[0]!.message.includes('secret'), key);
+      }
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings, []);
+  });
 });

@@ -5,9 +5,11 @@ import {
   isAlias,
   isMap,
   isScalar,
+  isCollection,
   isSeq,
   LineCounter,
   parseAllDocuments,
+  visit,
   type Document,
   type Node,
   type YAMLError,
@@ -133,6 +135,14 @@ function loadDocument(loader: Loader, document: Document.Parsed): void {
     return;
   }
   if (contents === null || isEmpty(contents)) return;
+  const collectionKey = firstCollectionKey(document);
+  if (collectionKey !== undefined) {
+    // toJS would stringify it, and print the key's text in a process warning: refuse it first.
+    const message =
+      'a mapping key must be a plain value (text, a number, true or false), not a list or mapping';
+    loader.result.diagnostics.push(yamlDiagnostic(message, loader.at(collectionKey)));
+    return;
+  }
   let value: unknown;
   try {
     value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -259,6 +269,19 @@ function children(node: unknown, path: string): [string, unknown, Node][] {
 
 function syntaxError(loader: Loader, error: YAMLError): Diagnostic {
   return yamlDiagnostic(error.message, loader.at(error.pos[0]));
+}
+
+/** The offset of the first mapping key that is a list or a mapping, if any. */
+function firstCollectionKey(document: Document.Parsed): number | undefined {
+  let found: number | undefined;
+  visit(document, {
+    Pair: (_, pair) => {
+      if (!isCollection(pair.key)) return undefined;
+      found = pair.key.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function yamlDiagnostic(message: string, location: SourceLocation): Diagnostic {
