@@ -5,6 +5,7 @@ import { checkGraphObject } from '../../../operator/api/validate-object.js';
 import { loadYamlObjects } from '../../../operator/language/yaml-input.js';
 import { docBlocks, filesEnding, texts } from '../seeds.js';
 import type { FuzzTarget } from '../target.js';
+import { YAML_TOKENS } from './payload-format.js';
 
 const decoder = new TextDecoder();
 
@@ -22,6 +23,7 @@ function plainDocuments(text: string): unknown[] {
 export const target: FuzzTarget = {
   maxBytes: 1024 * 1024,
   tokens: [
+    ...YAML_TOKENS,
     'apiVersion: streamroute.io/v1alpha1\n',
     'kind: ',
     'Relay',
@@ -34,36 +36,10 @@ export const target: FuzzTarget = {
     'Correlator',
     'metadata:\n  name: ',
     'spec:\n',
-    '  ',
-    '- ',
-    ': ',
-    '---\n',
-    '...\n',
-    '&a ',
-    '*a',
-    '!!str ',
-    '!!int ',
-    '? ',
-    '|\n',
-    '>-\n',
-    '"',
-    "'",
-    '#',
-    '{',
-    '}',
-    '[',
-    ']',
-    ',',
-    '\t',
-    '\n',
     '__proto__',
     'constructor',
     'toString',
-    'null',
-    '~',
-    '0x1F',
     '1e400',
-    '.inf',
     '%YAML 1.2\n',
   ],
   nests: [
