@@ -10,6 +10,7 @@ import type { RecordValues } from '../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from './codec.js';
 import { NumberText, needsExactParse, parseExact } from './json-numbers.js';
 import { wireReader, wireWriter, type WireRead, type WireWrite } from './wire-values.js';
+import { readingRecordsInOrder } from './reading/records-in-order.js';
 
 type WireJsonCodec = Extract<GraphCodec, { kind: 'wire-json' }>;
 
@@ -25,7 +26,16 @@ interface Slot {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
-export const createWireJsonCodec: CodecFactory<'wire-json'> = (codec: WireJsonCodec, schema: GraphSchema) => {
+export const createWireJsonCodec: CodecFactory<'wire-json'> = (codec, schema) => {
+  const decoder = wireJsonDecoder(codec, schema);
+  return 'unsupported' in decoder ? decoder : readingRecordsInOrder(decoder, { kind: 'wire-json', codec, schema });
+};
+
+/** The codec reading on the calling thread, whatever the payload's size (a payload reader runs this). */
+export function wireJsonDecoder(
+  codec: WireJsonCodec,
+  schema: GraphSchema,
+): (Omit<Codec, 'decode'> & { decode(payload: Uint8Array): DecodeResult }) | { unsupported: string } {
   const fields = new Map(schema.fields.map((field) => [field.name, field]));
   const slots = new Map<string, Slot>();
   for (const { name, type } of codec.wireFields) {

@@ -23,6 +23,8 @@ export const MESSAGE_ERROR_CODES = {
   SR3015: 'The emitting program yielded no value, or more than one',
   SR3016: 'Payload is not a valid protobuf message',
   SR3017: 'The JAQ engine is overloaded: the payload was refused',
+  SR3018: 'Reading a large payload off the event loop ran past its time or memory limit',
+  SR3019: 'The payload readers are overloaded: the payload was refused',
   SR3020: 'Syslog payload is empty once trailing CR, LF and NUL bytes are removed',
   SR3021: 'RFC 5424 message ends inside its header (a header field is missing)',
   SR3022: 'RFC 5424 TIMESTAMP is neither - nor a valid RFC 3339 date-time',

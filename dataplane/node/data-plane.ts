@@ -9,6 +9,8 @@ import type { AdminBackend, RelaySubscriber, SubscribeResult } from '../admin/ba
 import type { ComponentDescription, DescribedKind, HealthCheck } from '../core/status.js';
 import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
 import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
+import { registerReaderMetrics } from '../codecs/reading/reader-metrics.js';
+import { startedReaderPool } from '../codecs/reading/reader-pool.js';
 import type { Resolver } from '../emitters/syslog-emitter.js';
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
@@ -75,6 +77,7 @@ export class DataPlane implements AdminBackend {
     this.#errors = new TransientErrors(now);
     this.#http = new HttpTelemetry(options.logger, options.registry);
     registerJaqMetrics(options.registry, startedJaqPool);
+    registerReaderMetrics(options.registry, startedReaderPool);
     this.httpIngestion = new HttpIngestion({
       httpAddress: options.httpAddress,
       httpsAddress: options.httpsAddress,

@@ -5,11 +5,14 @@
 import { Worker } from 'node:worker_threads';
 import type { Failure } from './program-queue.js';
 
-/** To jaq-worker.js: the wrapped program (jaq-program.ts) and a JSON array of the batch's inputs. */
+/**
+ * To jaq-worker.js: the wrapped program (jaq-program.ts) and the batch's inputs, which the worker joins into
+ * one JSON array (joining here would hold a second copy of every input on the event loop's heap).
+ */
 interface JaqRequest {
   id: number;
   program: string;
-  input: string;
+  inputs: string[];
 }
 
 /** From jaq-worker.js: jq's result; stderr only for a compile error (anything else may hold values). */
@@ -73,11 +76,10 @@ export class EngineWorker {
 
   run(program: string, batch: readonly { input: string }[], done: (reply: BatchReply) => void): void {
     const id = this.#nextId++;
-    const input = `[${batch.map((submission) => submission.input).join(',')}]`;
     const timer = setTimeout(() => this.#lose('time_limit'), this.#timeLimitMs);
     this.#running = { id, startedAt: performance.now(), timer, done };
     this.#worker.ref();
-    const request: JaqRequest = { id, program, input };
+    const request: JaqRequest = { id, program, inputs: batch.map((submission) => submission.input) };
     this.#worker.postMessage(request);
   }
 

@@ -7,6 +7,8 @@ import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';
 import { PAYLOAD_FORMATS } from '../formats/index.js';
 import type { PayloadFormat } from '../formats/payload-format.js';
+import { OrderedReads } from '../reading/ordered-reads.js';
+import type { ViewRead } from '../reading/reader-spec.js';
 import { sharedJaqPool, type JaqPool } from './jaq-pool.js';
 import { EmittingProgram, IngestionProgram } from './jaq-transform.js';
 
@@ -23,6 +25,8 @@ export function jaqCodec(codec: JaqGraphCodec, schema: GraphSchema, pool: JaqPoo
 class JaqCodec implements Codec {
   readonly kind = 'jaq' as const;
   readonly #format: PayloadFormat;
+  /** Large payloads are read by the payload readers, off the event loop (docs/codec-formats.md). */
+  readonly #reads: OrderedReads<ViewRead>;
   readonly #ingestion: IngestionProgram;
   readonly #emitting: EmittingProgram | undefined;
   readonly encode?: (record: Readonly<RecordValues>) => Promise<EncodeResult>;
@@ -33,6 +37,7 @@ class JaqCodec implements Codec {
     pool: JaqPool,
   ) {
     this.#format = PAYLOAD_FORMATS[codec.format];
+    this.#reads = new OrderedReads({ kind: 'format', format: codec.format });
     this.#ingestion = new IngestionProgram(codec.ingestion, schema, pool);
     if (codec.emitting !== undefined) {
       this.#emitting = new EmittingProgram(codec.emitting, schema, pool);
@@ -41,8 +46,11 @@ class JaqCodec implements Codec {
   }
 
   decode(payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
-    const read = this.#format.read(payload);
-    return 'error' in read ? read : this.#ingestion.records(read.inputs);
+    return this.#reads.read(
+      payload,
+      () => this.#format.read(payload),
+      (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
+    );
   }
 
   async #encode(record: Readonly<RecordValues>): Promise<EncodeResult> {

@@ -1,9 +1,9 @@
-// The JAQ engine's counters on the node's /metrics, read from the pool's plain numbers when scraped (the
-// pool counts per call, never through prom-client on its hot path).
-import { Counter, type Registry } from 'prom-client';
+// The JAQ engine's counters on the node's /metrics (docs/codecs.md, "JAQ codecs").
+import type { Registry } from 'prom-client';
+import { registerStatCounters, type StatCounter } from '../stat-counters.js';
 import type { JaqPool, JaqPoolStats } from './jaq-pool.js';
 
-const COUNTERS: { name: string; help: string; stat: keyof JaqPoolStats }[] = [
+const COUNTERS: StatCounter<JaqPoolStats>[] = [
   { name: 'streamroute_jaq_calls_total', help: 'Calls of jq, each with a batch of inputs', stat: 'calls' },
   { name: 'streamroute_jaq_inputs_total', help: 'Inputs run by the JAQ programs', stat: 'inputs' },
   {
@@ -19,18 +19,6 @@ const COUNTERS: { name: string; help: string; stat: keyof JaqPoolStats }[] = [
   },
 ];
 
-/** Registers the counters once per registry; `pool` is asked for at scrape time (it starts lazily). */
 export function registerJaqMetrics(registry: Registry, pool: () => JaqPool | undefined): void {
-  for (const { name, help, stat } of COUNTERS) {
-    if (registry.getSingleMetric(name) !== undefined) continue;
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(pool()?.stats[stat] ?? 0);
-      },
-    });
-  }
+  registerStatCounters(registry, COUNTERS, () => pool()?.stats);
 }

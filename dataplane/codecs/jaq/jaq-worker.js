@@ -16,8 +16,8 @@ const jq = await loadJq();
 const port = parentPort;
 if (port === null) throw new Error('jaq-worker.js runs as a worker thread');
 
-port.on('message', (/** @type {{ id: number, program: string, input: string }} */ request) => {
-  const { exitCode, stdout, stderr } = jq.raw(request.input, request.program, ['-c']);
+port.on('message', (/** @type {{ id: number, program: string, inputs: string[] }} */ request) => {
+  const { exitCode, stdout, stderr } = jq.raw(`[${request.inputs.join(',')}]`, request.program, ['-c']);
   // stderr only for a compile error: whatever else is there came from halt_error, and may hold values.
   const compileError = /^jq: \d+ compile errors?$/m.test(stderr);
   port.postMessage({ id: request.id, exitCode, stdout, stderr: compileError ? stderr : '' });

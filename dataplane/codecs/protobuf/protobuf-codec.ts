@@ -11,6 +11,8 @@ import { EmittingProgram, IngestionProgram } from '../jaq/jaq-transform.js';
 import { fromJsonView } from './from-json-view.js';
 import { jsonView } from './json-view.js';
 import { loadMessage } from './load-message.js';
+import { OrderedReads } from '../reading/ordered-reads.js';
+import type { ViewRead } from '../reading/reader-spec.js';
 import type protobuf from 'protobufjs';
 
 type ProtobufGraphCodec = Extract<GraphCodec, { kind: 'protobuf' }>;
@@ -34,6 +36,8 @@ class ProtobufCodec implements Codec {
   readonly schema: GraphSchema;
   readonly #type: protobuf.Type;
   readonly #ingestion: IngestionProgram;
+  /** Large payloads are read by the payload readers, off the event loop (docs/codecs-protobuf.md). */
+  readonly #reads: OrderedReads<ViewRead>;
   readonly #emitting: EmittingProgram | undefined;
   readonly encode?: (record: Readonly<RecordValues>) => Promise<EncodeResult>;
 
@@ -44,6 +48,11 @@ class ProtobufCodec implements Codec {
     this.#type = type;
     this.schema = schema;
     this.#ingestion = new IngestionProgram(codec.ingestion, schema, pool);
+    this.#reads = new OrderedReads({
+      kind: 'protobuf',
+      descriptor: codec.descriptor,
+      message: codec.message,
+    });
     if (codec.emitting !== undefined) {
       this.#emitting = new EmittingProgram(codec.emitting, schema, pool);
       this.encode = (record) => this.#encode(record);
@@ -51,8 +60,16 @@ class ProtobufCodec implements Codec {
   }
 
   decode(payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
+    return this.#reads.read(
+      payload,
+      () => this.#view(payload),
+      (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
+    );
+  }
+
+  #view(payload: Uint8Array): ViewRead {
     const view = jsonView(this.#type, payload);
-    return 'error' in view ? view : this.#ingestion.records([view.text]);
+    return 'error' in view ? view : { inputs: [view.text] };
   }
 
   async #encode(record: Readonly<RecordValues>): Promise<EncodeResult> {
