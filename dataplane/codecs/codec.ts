@@ -6,8 +6,8 @@
 // message error for the whole payload (docs/codecs.md, "JAQ codecs": a body is accepted or rejected as a
 // whole). A codec may answer synchronously or with a promise (a JAQ program in WebAssembly, say); it never
 // throws for bad input. Records it returns conform to its schema: every field present, null only where
-// OPTIONAL, values in the representation of values.ts. Reasons name keys, fields and types, never payload
-// values.
+// OPTIONAL, values in the representation of values.ts. Reasons name the graph's keys and fields, types and
+// positions, never payload values or keys (core/errors.ts).
 import type { GraphCodec, GraphSchema } from '../graph/types.js';
 import type { MessageError } from '../core/errors.js';
 import type { RecordValues } from '../core/values.js';

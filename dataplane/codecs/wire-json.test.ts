@@ -120,7 +120,12 @@ describe('JSON wire-schema codec', () => {
       ['null', body('null'), 'SR3002', /JSON null, not a JSON object/],
       ['a number', body('42'), 'SR3002', /a JSON number/],
       ['missing key', body({ amount: undefined }), 'SR3003', /key "amount" is missing/],
-      ['extra key', body({ coupon: 'SECRET-1' }), 'SR3004', /key "coupon" is not in the wire schema/],
+      [
+        'extra key',
+        body({ coupon: 'SECRET-1' }),
+        'SR3004',
+        /^key 9 of the object is not in the wire schema$/,
+      ],
       [
         'string for integer',
         body({ amount: 'SECRET-1' }),
@@ -175,10 +180,11 @@ describe('JSON wire-schema codec', () => {
     }
   });
 
-  it('shortens a long unknown key in the reason', () => {
+  it('names an unknown key by its position, never by its text', () => {
     const result = decode(body({ ['k'.repeat(10_000)]: 1 }));
     assert.ok('error' in result);
-    assert.ok(result.error.reason.length < 120, result.error.reason);
+    assert.equal(result.error.reason, 'key 9 of the object is not in the wire schema');
+    assert.deepEqual(result.error.detail, { keyPosition: 9 });
   });
 
   it('accepts null for an OPTIONAL field and for a dropped key', () => {

@@ -5,7 +5,7 @@
 // `string` feeds STRING, or DATETIME as RFC 3339 text. Null is accepted only where the record may hold it (an
 // OPTIONAL field, or a wire field the schema drops). Decisions: docs/runtime.md ("JSON wire-schema codec").
 import type { GraphCodec, GraphField, GraphSchema, WireType } from '../graph/types.js';
-import { RecordError, messageError, quoteName } from '../core/errors.js';
+import { RecordError, messageError, quoteGraphName } from '../core/errors.js';
 import type { RecordValues } from '../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from './codec.js';
 import { NumberText, needsExactParse, parseExact } from './json-numbers.js';
@@ -28,7 +28,9 @@ const encoder = new TextEncoder();
 
 export const createWireJsonCodec: CodecFactory<'wire-json'> = (codec, schema) => {
   const decoder = wireJsonDecoder(codec, schema);
-  return 'unsupported' in decoder ? decoder : readingRecordsInOrder(decoder, { kind: 'wire-json', codec, schema });
+  return 'unsupported' in decoder
+    ? decoder
+    : readingRecordsInOrder(decoder, { kind: 'wire-json', codec, schema });
 };
 
 /** The codec reading on the calling thread, whatever the payload's size (a payload reader runs this). */
@@ -40,7 +42,7 @@ export function wireJsonDecoder(
   const slots = new Map<string, Slot>();
   for (const { name, type } of codec.wireFields) {
     const field = fields.get(name);
-    const read = wireReader(type, field, `key ${quoteName(name)}`);
+    const read = wireReader(type, field, `key ${quoteGraphName(name)}`);
     if (typeof read === 'string') return { unsupported: read };
     slots.set(name, { key: name, wire: type, field, read, write: wireWriter(type, field) });
   }
@@ -50,7 +52,7 @@ export function wireJsonDecoder(
     return { unsupported: `schema field ${required.name} is not OPTIONAL and the wire schema lacks it` };
   }
   return new WireJson(schema, [...slots.values()], unfilled);
-};
+}
 
 class WireJson implements Codec {
   readonly kind = 'wire-json' as const;
@@ -120,20 +122,37 @@ class WireJson implements Codec {
     for (const field of this.unfilled) record[field.name] = null;
     let seen = 0;
     for (const key in body) {
-      if (!this.byKey.has(key)) {
-        throw new RecordError('SR3004', `key ${quoteName(key)} is not in the wire schema`);
-      }
+      // The key is the payload's: only its position is told.
+      if (!this.byKey.has(key)) throw unknownKey(seen + 1);
       seen += 1;
     }
     for (const slot of this.slots) {
       if (seen < this.slots.length && !Object.hasOwn(body, slot.key)) {
-        throw new RecordError('SR3003', `key ${quoteName(slot.key)} is missing`);
+        throw new RecordError('SR3003', `key ${quoteGraphName(slot.key)} is missing`, { field: slot.key });
       }
-      const value = slot.read(body[slot.key]);
+      const value = readSlot(slot, body[slot.key]);
       if (slot.field !== undefined) record[slot.field.name] = value;
     }
     return record;
   }
+}
+
+/** A wire key's value; a RecordError names the key (a wire-schema name) in its detail. */
+function readSlot(slot: Slot, json: unknown): ReturnType<WireRead> {
+  try {
+    return slot.read(json);
+  } catch (error: unknown) {
+    if (error instanceof RecordError && error.detail === undefined)
+      throw new RecordError(error.code, error.reason, { field: slot.key });
+    throw error;
+  }
+}
+
+/** SR3004 for the key at 1-based `position` of the body, which the wire schema does not declare. */
+function unknownKey(position: number): RecordError {
+  return new RecordError('SR3004', `key ${position} of the object is not in the wire schema`, {
+    keyPosition: position,
+  });
 }
 
 function jsonKind(value: unknown): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMessageError, MESSAGE_ERROR_CODES, quoteName } from './errors.js';
+import { isMessageError, MESSAGE_ERROR_CODES, messageError, quoteGraphName } from './errors.js';
 
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'runtime.md');
 
@@ -22,8 +22,13 @@ describe('message error codes', () => {
     assert.equal(isMessageError(null), false);
   });
 
-  it('quotes names from payloads safely and briefly', () => {
-    assert.equal(quoteName('a"b'), '"a\\"b"');
-    assert.equal(quoteName('x'.repeat(100)), `"${'x'.repeat(64)}…"`);
+  it('quotes names of the graph; a detail is kept only when there is one', () => {
+    assert.equal(quoteGraphName('order_id'), '"order_id"');
+    assert.deepEqual(messageError('SR3004', 'r'), { code: 'SR3004', reason: 'r' });
+    assert.deepEqual(messageError('SR3004', 'r', { keyPosition: 2 }), {
+      code: 'SR3004',
+      reason: 'r',
+      detail: { keyPosition: 2 },
+    });
   });
 });

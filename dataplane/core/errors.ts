@@ -1,6 +1,8 @@
 // The data plane's message errors: one failed message (a body that does not decode, a value that does not
 // fit, an expression that fails at run time). Each has a stable code (docs/runtime.md, "Message error
-// codes") and a reason that names fields and types but never quotes a payload or a field value.
+// codes") and a reason built only from fixed phrases, names from the graph, positions and sizes — never
+// from payload text: not a value, not a key, not a character code (docs/errors.md, "What a message error
+// carries"). There is deliberately no helper that quotes a payload's key: a position stands for it.
 //
 //   SR30xx  decoding and encoding payloads (codecs)
 //   SR31xx  routes and expressions
@@ -42,14 +44,39 @@ export const MESSAGE_ERROR_CODES = {
 
 export type MessageErrorCode = keyof typeof MESSAGE_ERROR_CODES;
 
-/** One message that failed; `reason` names keys, fields and types, never values. */
+/**
+ * One message that failed. `reason` is fixed phrases, graph names (schema, wire schema, field, protobuf
+ * message), positions and sizes; `detail` gives the facts a reason is built from, as fields for logs.
+ * It is a plain object: a payload reader on another thread hands it back as it is.
+ */
 export interface MessageError {
   code: MessageErrorCode;
   reason: string;
+  detail?: MessageErrorDetail;
 }
 
-export function messageError(code: MessageErrorCode, reason: string): MessageError {
-  return { code, reason };
+/** What a message error concerns, all from the graph or counted — never taken from the payload. */
+export interface MessageErrorDetail {
+  /** A field or key the graph declares (schema, wire schema, protobuf message). */
+  field?: string;
+  /** Where in the payload: `line 3, column 7`, `byte offset 12`, a key path of positions `.{2}[0]`. */
+  at?: string;
+  /** The clause of a JAQ codec that failed: `ON INGESTION` or `ON EMITTING`. */
+  clause?: 'ON INGESTION' | 'ON EMITTING';
+  /** The input of the payload that failed, counted from 1 (a YAML document). */
+  input?: number;
+  /** The kind of a jq runtime error (SR3012), one of a fixed set: docs/codecs.md, "jq error kinds". */
+  jqError?: string;
+  /** The 1-based position of a key the payload has and the graph does not declare. */
+  keyPosition?: number;
+}
+
+export function messageError(
+  code: MessageErrorCode,
+  reason: string,
+  detail?: MessageErrorDetail,
+): MessageError {
+  return detail === undefined ? { code, reason } : { code, reason, detail };
 }
 
 export function isMessageError(value: unknown): value is MessageError {
@@ -71,21 +98,18 @@ export class RecordError extends Error {
   constructor(
     readonly code: MessageErrorCode,
     readonly reason: string,
+    readonly detail?: MessageErrorDetail,
   ) {
     super(reason);
     this.name = 'RecordError';
   }
 
   toMessageError(): MessageError {
-    return { code: this.code, reason: this.reason };
+    return messageError(this.code, this.reason, this.detail);
   }
 }
 
-/** Longest key name quoted in a reason; keys come from payloads and must not flood a log line. */
-const MAX_QUOTED_NAME = 64;
-
-/** A key name from a payload, safe to put in a reason: JSON-quoted and shortened. */
-export function quoteName(name: string): string {
-  const short = name.length > MAX_QUOTED_NAME ? `${name.slice(0, MAX_QUOTED_NAME)}…` : name;
-  return JSON.stringify(short);
+/** A name the graph declares (a schema field, a wire-schema key), quoted for a reason. Never a payload's key. */
+export function quoteGraphName(name: string): string {
+  return JSON.stringify(name);
 }

@@ -207,7 +207,8 @@ export class ComponentTelemetry {
 
   messageError({ error, route, policy }: MessageErrorEvent): void {
     this.#countReason('messageErrors', error.code);
-    const fields = { code: error.code, reason: error.reason, route };
+    // The detail's fields are graph names, positions and kinds (MessageErrorDetail), never payload text.
+    const fields = { code: error.code, reason: error.reason, ...error.detail, route };
     if (policy === 'LOG') this.#logger.warn(fields, 'message error');
     else this.#logger.debug(fields, 'message error sent to an error relay');
   }

@@ -62,7 +62,8 @@ class CborReader {
   }
 
   stop(code: 'SR3010' | 'SR3011', problem: string, offset: number): never {
-    return fail(code, `CBOR: ${problem} at byte offset ${offset}`);
+    const at = `byte offset ${offset}`;
+    return fail(code, `CBOR: ${problem} at ${at}`, at);
   }
 
   /** The next `size` bytes as an unsigned integer (size 1, 2 or 4), after checking they are there. */

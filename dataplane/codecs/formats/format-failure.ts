@@ -1,8 +1,8 @@
 // How a format reports a failed payload or value: walks throw a FormatFailure carrying the one message
 // error for the payload, and the format's read or write returns it. Anything else thrown inside a library
 // is turned into a message error by `guarded`, so a format never throws. Positions are given as a line and
-// column (text formats), a byte offset (CBOR) or a key path (values), never as payload content.
-import { messageError, quoteName, type MessageError, type MessageErrorCode } from '../../core/errors.js';
+// column (text formats), a byte offset (CBOR) or a key path of positions (values), never as payload content.
+import { messageError, type MessageError, type MessageErrorCode } from '../../core/errors.js';
 
 export class FormatFailure extends Error {
   constructor(readonly error: MessageError) {
@@ -11,8 +11,9 @@ export class FormatFailure extends Error {
   }
 }
 
-export function fail(code: MessageErrorCode, reason: string): never {
-  throw new FormatFailure(messageError(code, reason));
+/** Fails the payload or value; `at` is the position the reason names, kept as the detail's `at` too. */
+export function fail(code: MessageErrorCode, reason: string, at?: string): never {
+  throw new FormatFailure(messageError(code, reason, at === undefined ? undefined : { at }));
 }
 
 /**
@@ -40,16 +41,26 @@ export function guarded<T>(
 /** Steps of a key path a reason shows; a deeper path shows its last steps after `…`. */
 const SHOWN_STEPS = 8;
 
-/** A key path in jq syntax, for reasons: `.order.items[2]`, `.a["odd key"]`, `.` for the top. */
-export function keyPath(path: readonly (string | number)[]): string {
+/**
+ * A step of a key path: an array index (0 and up) as it is, an object key as its position among its
+ * object's keys (`keyStep`). A path holds numbers only, so no key a payload chose can reach a reason.
+ */
+export type PathStep = number;
+
+/** The step of the key at 0-based `index` among its object's keys. */
+export function keyStep(index: number): PathStep {
+  return -1 - index;
+}
+
+/**
+ * A key path of positions, for reasons: `{2}` is the second key of its object, `[3]` the element at index 3
+ * of its array — `.{1}[3].{2}`; `.` for the top.
+ */
+export function keyPath(path: readonly PathStep[]): string {
   if (path.length === 0) return '.';
   const shown = path.length > SHOWN_STEPS ? path.slice(-SHOWN_STEPS) : path;
   let text = path.length > SHOWN_STEPS ? '…' : '';
-  for (const step of shown) {
-    if (typeof step === 'number') text += `[${step}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(step)) text += `.${step}`;
-    else text += `${text === '' ? '.' : ''}[${quoteName(step)}]`;
-  }
+  for (const step of shown) text += step >= 0 ? `${text === '' ? '.' : ''}[${step}]` : `.{${-step}}`;
   return text;
 }
 

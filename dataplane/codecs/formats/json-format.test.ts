@@ -138,7 +138,7 @@ describe('JSON payload format', () => {
       assertError(
         writeError(jsonFormat, { a: [1, NaN] }),
         'SR3008',
-        /^JSON: cannot write NaN or an infinity at \.a\[1\]$/,
+        /^JSON: cannot write NaN or an infinity at \.\{1\}\[1\]$/,
       );
       assertError(writeError(jsonFormat, Infinity), 'SR3008', / at \.$/);
     });

@@ -43,12 +43,15 @@ function checkedText(payload: Uint8Array): string {
     JSON.parse(text);
   } catch {
     const { offset, expected } = jsonProblem(text);
-    fail('SR3002', `${FORMAT}: expected ${expected} at ${lineColumn(text, offset)}`);
+    const at = lineColumn(text, offset);
+    fail('SR3002', `${FORMAT}: expected ${expected} at ${at}`, at);
   }
   if (text.length >= SHORTEST_TOO_DEEP) {
     const offset = tooDeepOffset(text, MAX_DEPTH);
-    if (offset !== -1)
-      fail('SR3011', `${FORMAT}: nesting deeper than ${MAX_DEPTH} at ${lineColumn(text, offset)}`);
+    if (offset !== -1) {
+      const at = lineColumn(text, offset);
+      fail('SR3011', `${FORMAT}: nesting deeper than ${MAX_DEPTH} at ${at}`, at);
+    }
   }
   return text;
 }

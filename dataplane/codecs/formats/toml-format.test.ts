@@ -98,19 +98,19 @@ describe('TOML payload format', () => {
         'an integer beyond 64 bits',
         'a = 18446744073709551616',
         'SR3010',
-        /^TOML: an integer beyond 64 bits at \.a$/,
+        /^TOML: an integer beyond 64 bits at \.\{1\}$/,
       ],
       [
         'a day beyond its month (no roll-over to March)',
         'd = 1979-02-30',
         'SR3010',
-        /^TOML: an invalid date \(a day beyond its month\) at \.d$/,
+        /^TOML: an invalid date \(a day beyond its month\) at \.\{1\}$/,
       ],
       [
         'February 29 in a common year',
         '[t]\nd = 1979-02-29T00:00:00Z',
         'SR3010',
-        /an invalid date .* at \.t\.d$/,
+        /an invalid date .* at \.\{1\}\.\{1\}$/,
       ],
       ['hour 24', 'a = 1979-05-27T24:00:00Z', 'SR3010', /^TOML: invalid date at line 1, column 5$/],
       [
@@ -123,7 +123,7 @@ describe('TOML payload format', () => {
         'dotted keys too deep',
         `a.${'b.'.repeat(MAX_DEPTH)}c = 1`,
         'SR3011',
-        /^TOML: nesting deeper than 256 at …(\.b){8}$/,
+        /^TOML: nesting deeper than 256 at …(\.\{1\}){8}$/,
       ],
     ];
     for (const [name, payload, code, reason] of cases) {
@@ -177,11 +177,15 @@ describe('TOML payload format', () => {
       ],
       ['a top-level string', 'x', /cannot write a string at \./],
       ['a top-level null', null, /cannot write null at \./],
-      ['null in a table', { a: { b: null } }, /^TOML: cannot write null \(TOML has no null\) at \.a\.b$/],
-      ['null in an array', { a: [1, null] }, /null .* at \.a\[1\]$/],
-      ['an integer beyond 64 bits', { a: 18446744073709551616n }, /an integer beyond 64 bits at \.a$/],
-      ['a lone surrogate', { a: 'x\ud800' }, /a lone surrogate .* at \.a$/],
-      ['NaN', { a: NaN }, /NaN or an infinity at \.a$/],
+      [
+        'null in a table',
+        { a: { b: null } },
+        /^TOML: cannot write null \(TOML has no null\) at \.\{1\}\.\{1\}$/,
+      ],
+      ['null in an array', { a: [1, null] }, /null .* at \.\{1\}\[1\]$/],
+      ['an integer beyond 64 bits', { a: 18446744073709551616n }, /an integer beyond 64 bits at \.\{1\}$/],
+      ['a lone surrogate', { a: 'x\ud800' }, /a lone surrogate .* at \.\{1\}$/],
+      ['NaN', { a: NaN }, /NaN or an infinity at \.\{1\}$/],
     ];
     for (const [name, value, reason] of refused) {
       it(`refuses ${name} with SR3008`, () => assertError(writeError(tomlFormat, value), 'SR3008', reason));

@@ -21,8 +21,42 @@ const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be w
 
 /** smol-toml's message when nesting passes maxDepth (it has no error codes). */
 const TOO_DEEP = 'excessively nested';
-/** smol-toml's messages are fixed phrases; one with anything else might quote the payload. */
-const PLAIN_PHRASE = /^[a-z][a-z ,.:'()-]{0,99}$/i;
+/**
+ * smol-toml's own fixed phrases (smol-toml 1.x, dist/*.js), shown as they are. Any other text — one
+ * passed through from an inner error — might quote the payload and becomes `invalid TOML`: the reason
+ * holds a phrase from this list or none.
+ */
+const PHRASES: ReadonlySet<string> = new Set([
+  'control characters are not allowed in comments',
+  'control characters are not allowed in strings',
+  'document contains an unsafe property',
+  'each key-value declaration must be followed by an end-of-line',
+  'expected comma or end of structure',
+  'expected end of table array declaration',
+  'illegal character in key',
+  'illegal character in numeric literal',
+  'illegal empty bare key',
+  'illegal leading zero',
+  'illegal quoted key: multiline strings are not allowed',
+  'illegal underscore',
+  'incomplete key-value: cannot find end of key',
+  'integer value cannot be represented losslessly',
+  'invalid date',
+  'invalid date-time: date part is malformed',
+  'invalid date-time: time part is malformed',
+  'invalid escape: only line-ending whitespace may be escaped',
+  'invalid non-hex character in unicode escape',
+  'invalid unicode escape',
+  'invalid value',
+  'trying to redefine an already defined table or value',
+  'trying to redefine an already defined value',
+  'unexpected end of key',
+  'unfinished array',
+  'unfinished numeric value',
+  'unfinished string',
+  'unfinished table',
+  'unrecognised escape sequence',
+]);
 
 export const tomlFormat: PayloadFormat = {
   read(payload: Uint8Array): ReadResult {
@@ -62,12 +96,9 @@ function parseToml(text: string): unknown {
     const phrase = /^Invalid TOML document: ([^\n]*)/.exec(error.message)?.[1] ?? '';
     const code = phrase.includes(TOO_DEEP) ? 'SR3011' : 'SR3010';
     const what =
-      code === 'SR3011'
-        ? `nesting deeper than ${MAX_DEPTH}`
-        : PLAIN_PHRASE.test(phrase)
-          ? phrase
-          : 'invalid TOML';
-    return fail(code, `${FORMAT}: ${what} at line ${error.line}, column ${error.column}`);
+      code === 'SR3011' ? `nesting deeper than ${MAX_DEPTH}` : PHRASES.has(phrase) ? phrase : 'invalid TOML';
+    const at = `line ${error.line}, column ${error.column}`;
+    return fail(code, `${FORMAT}: ${what} at ${at}`, at);
   }
 }
 

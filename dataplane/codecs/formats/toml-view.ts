@@ -5,7 +5,7 @@
 //   `…-07:00` (the offset as written), local `1979-05-27T07:32:00.000`, `1979-05-27`, `07:32:00.000`;
 //   always three fractional digits (milliseconds; further digits are cut off).
 // smol-toml builds tables without a prototype, so `__proto__` is an ordinary key here.
-import { fail, keyPath } from './format-failure.js';
+import { fail, keyPath, keyStep, type PathStep } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
 import { floatText } from './view-text.js';
 
@@ -15,7 +15,7 @@ export const HIGHEST = 2n ** 64n - 1n;
 const DATE = /\d{4}-\d{2}-\d{2}/g;
 
 export class TomlView {
-  private readonly path: (string | number)[] = [];
+  private readonly path: PathStep[] = [];
   private sourceDates: Set<string> | undefined;
 
   constructor(private readonly source: string) {}
@@ -32,16 +32,17 @@ export class TomlView {
         return value ? 'true' : 'false';
       default:
         if (value instanceof Date) return this.date(value);
-        if (this.path.length >= MAX_DEPTH)
-          fail('SR3011', `TOML: nesting deeper than ${MAX_DEPTH} at ${keyPath(this.path)}`);
+        if (this.path.length >= MAX_DEPTH) this.fail('SR3011', `nesting deeper than ${MAX_DEPTH}`);
         return Array.isArray(value) ? this.array(value) : this.table(value as Record<string, unknown>);
     }
   }
 
   private table(table: Record<string, unknown>): string {
     let text = '';
-    for (const key of Object.keys(table)) {
-      this.path.push(key);
+    const keys = Object.keys(table);
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      this.path.push(keyStep(index));
       text += `${text === '' ? '' : ','}${JSON.stringify(key)}:${this.value(table[key])}`;
       this.path.pop();
     }
@@ -60,7 +61,7 @@ export class TomlView {
 
   private integer(value: bigint): string {
     if (value < LOWEST || value > HIGHEST) {
-      fail('SR3010', `TOML: an integer beyond 64 bits at ${keyPath(this.path)}`);
+      this.fail('SR3010', 'an integer beyond 64 bits');
     }
     return value.toString();
   }
@@ -72,9 +73,14 @@ export class TomlView {
   private date(date: Date): string {
     const text = date.toISOString();
     if (/^\d{4}-/.test(text) && !this.dates().has(text.slice(0, 10))) {
-      fail('SR3010', `TOML: an invalid date (a day beyond its month) at ${keyPath(this.path)}`);
+      this.fail('SR3010', 'an invalid date (a day beyond its month)');
     }
     return JSON.stringify(text);
+  }
+
+  private fail(code: 'SR3010' | 'SR3011', problem: string): never {
+    const at = keyPath(this.path);
+    return fail(code, `TOML: ${problem} at ${at}`, at);
   }
 
   private dates(): Set<string> {

@@ -10,7 +10,8 @@ export function payloadText(format: string, payload: Uint8Array): string {
   try {
     return utf8.decode(payload);
   } catch {
-    fail('SR3001', `${format}: the payload is not valid UTF-8 (byte offset ${firstInvalidUtf8(payload)})`);
+    const at = `byte offset ${firstInvalidUtf8(payload)}`;
+    fail('SR3001', `${format}: the payload is not valid UTF-8 (${at})`, at);
   }
 }
 

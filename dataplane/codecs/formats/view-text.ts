@@ -1,7 +1,7 @@
 // Pieces of JSON view text shared by the format readers, which write view text directly while they walk a
 // parsed payload (no intermediate object, so no key such as `__proto__` can touch a prototype).
 import type { JsonValue } from '../json-value.js';
-import { fail, keyPath } from './format-failure.js';
+import { fail, keyPath, keyStep, type PathStep } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
 
 /**
@@ -19,24 +19,22 @@ export function bytesText(bytes: Uint8Array): string {
 }
 
 /** A format's own rule for a value it is about to write: a problem to report, or undefined. */
-export type WriteRule = (value: JsonValue, path: readonly (string | number)[]) => string | undefined;
+export type WriteRule = (value: JsonValue, path: readonly PathStep[]) => string | undefined;
 
 /**
  * Checks a value before a format writes it: no NaN or infinity, nesting at most MAX_DEPTH, and the
- * format's own rule at every node. Throws a FormatFailure (SR3008) naming the first bad key path.
+ * format's own rule at every node. Throws a FormatFailure (SR3008) at the first bad key path (of positions).
  */
 export function checkWritable(format: string, value: JsonValue, rule?: WriteRule): void {
   visit(format, value, [], rule);
 }
 
-function visit(
-  format: string,
-  value: JsonValue,
-  path: (string | number)[],
-  rule: WriteRule | undefined,
-): void {
+function visit(format: string, value: JsonValue, path: PathStep[], rule: WriteRule | undefined): void {
   const problem = ownProblem(value, path.length) ?? rule?.(value, path);
-  if (problem !== undefined) fail('SR3008', `${format}: cannot write ${problem} at ${keyPath(path)}`);
+  if (problem !== undefined) {
+    const at = keyPath(path);
+    fail('SR3008', `${format}: cannot write ${problem} at ${at}`, at);
+  }
   if (value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
@@ -46,8 +44,8 @@ function visit(
     });
     return;
   }
-  for (const key of Object.keys(value)) {
-    path.push(key);
+  for (const [index, key] of Object.keys(value).entries()) {
+    path.push(keyStep(index));
     visit(format, value[key] as JsonValue, path, rule);
     path.pop();
   }

@@ -141,7 +141,7 @@ describe('XML payload format', () => {
         'an undefined entity',
         '<r><a>&nbsp;</a></r>',
         'SR3010',
-        /^XML: an undefined entity in element \/r\/a \(only amp, lt, gt, quot and apos are predefined\)$/,
+        /^XML: an undefined entity in element \/\*\[1\]\/\*\[1\] \(only amp, lt, gt, quot and apos are predefined\)$/,
       ],
       [
         'a bare ampersand',
@@ -153,7 +153,7 @@ describe('XML payload format', () => {
         'a reference to NUL',
         '<a>&#0;</a>',
         'SR3010',
-        /a reference to a character XML does not allow in element \/a$/,
+        /a reference to a character XML does not allow in element \/\*\[1\]$/,
       ],
       [
         'a reference to a surrogate',
@@ -171,9 +171,9 @@ describe('XML payload format', () => {
         'a < in an attribute value',
         '<a b="<"/>',
         'SR3010',
-        /^XML: a '<' inside an attribute value in element \/a$/,
+        /^XML: a '<' inside an attribute value in element \/\*\[1\]$/,
       ],
-      [']]> in text', '<a>]]></a>', 'SR3010', /^XML: '\]\]>' in text content in element \/a$/],
+      [']]> in text', '<a>]]></a>', 'SR3010', /^XML: '\]\]>' in text content in element \/\*\[1\]$/],
       ['an unnamed attribute', '<a x=1/>', 'SR3010', /malformed or repeated attribute/],
     ];
     for (const [name, payload, code, reason] of cases) {
@@ -304,7 +304,7 @@ describe('XML payload format', () => {
       assertError(
         readError(xmlFormat, `${'<a>'.repeat(MAX_DEPTH)}<b/>${'</a>'.repeat(MAX_DEPTH)}`),
         'SR3011',
-        /at element …(\/a){7}\/b$/,
+        /at element …(\/\*\[1\]){8}$/,
       );
     });
   });
@@ -370,31 +370,31 @@ describe('XML payload format', () => {
       [
         'an array as the root',
         { a: ['1', '2'] },
-        /^XML: cannot write an array as the root element \(a document has one root\) at \.a$/,
+        /^XML: cannot write an array as the root element \(a document has one root\) at \.\{1\}$/,
       ],
       [
         'a bad element name',
         { a: { '1x': 'y' } },
-        /an element whose name is not an XML name at \.a\["1x"\]$/,
+        /an element whose name is not an XML name at \.\{1\}\.\{1\}$/,
       ],
       [
         'a bad attribute name',
         { a: { '@': 'y' } },
-        /an attribute whose name is not an XML name at \.a\["@"\]$/,
+        /an attribute whose name is not an XML name at \.\{1\}\.\{1\}$/,
       ],
       [
         'an object as an attribute',
         { a: { '@x': { y: 1 } } },
-        /an array or object where text belongs at \.a\["@x"\]$/,
+        /an array or object where text belongs at \.\{1\}\.\{1\}$/,
       ],
-      ['an array in an array', { a: { b: [['x']] } }, /an array inside an array .* at \.a\.b\[0\]$/],
+      ['an array in an array', { a: { b: [['x']] } }, /an array inside an array .* at \.\{1\}\.\{1\}\[0\]$/],
       [
         'a control character',
         { a: { b: ['ok', 'x\u0000'] } },
-        /a string with a character XML does not allow at \.a\.b\[1\]$/,
+        /a string with a character XML does not allow at \.\{1\}\.\{1\}\[1\]$/,
       ],
-      ['a lone surrogate', { a: '\ud800' }, /a character XML does not allow at \.a$/],
-      ['NaN', { a: NaN }, /NaN or an infinity at \.a$/],
+      ['a lone surrogate', { a: '\ud800' }, /a character XML does not allow at \.\{1\}$/],
+      ['NaN', { a: NaN }, /NaN or an infinity at \.\{1\}$/],
     ];
     for (const [name, value, reason] of refused) {
       it(`refuses ${name} with SR3008`, () => assertError(writeError(xmlFormat, value), 'SR3008', reason));

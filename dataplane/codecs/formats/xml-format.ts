@@ -75,16 +75,18 @@ export const xmlFormat: PayloadFormat = {
 function readDocument(text: string): string {
   const position = (offset: number): string => lineColumn(text, offset);
   const bad = notXmlCharOffset(text);
-  if (bad !== -1) fail('SR3010', `${FORMAT}: a character XML does not allow at ${position(bad)}`);
+  if (bad !== -1)
+    fail('SR3010', `${FORMAT}: a character XML does not allow at ${position(bad)}`, position(bad));
   checkDoctype(text, position);
   const valid = xmlLibrary().XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) {
     const { code, line, col } = valid.err as { code: string; line: number; col?: number };
     const at = col === undefined ? `line ${line}` : `line ${line}, column ${col}`;
-    fail('SR3010', `${FORMAT}: ${PROBLEMS[code] ?? 'not well-formed XML'} at ${at}`);
+    fail('SR3010', `${FORMAT}: ${PROBLEMS[code] ?? 'not well-formed XML'} at ${at}`, at);
   }
   const extra = textAfterSelfClosingRoot(text);
-  if (extra !== -1) fail('SR3010', `${FORMAT}: content after the root element at ${position(extra)}`);
+  if (extra !== -1)
+    fail('SR3010', `${FORMAT}: content after the root element at ${position(extra)}`, position(extra));
   return new XmlView().document(parse(text));
 }
 

@@ -43,7 +43,7 @@ export function notXmlCharOffset(text: string): number {
 /**
  * Text with its references replaced (`&lt;` → `<`, `&#x41;` → `A`). A `&` that starts no reference, a
  * named entity other than the five predefined ones, or a reference to a character XML does not allow is
- * SR3010 in `element` (an element path such as `/order/item`).
+ * SR3010 in `element` (an element path of positions such as `/*[1]/*[3]`).
  */
 export function decodeReferences(raw: string, element: () => string): string {
   let text = '';
@@ -52,7 +52,7 @@ export function decodeReferences(raw: string, element: () => string): string {
     REFERENCE.lastIndex = at;
     const match = REFERENCE.exec(raw);
     if (match === null)
-      fail('SR3010', `XML: a '&' that starts no entity or character reference in ${element()}`);
+      fail('SR3010', `XML: a '&' that starts no entity or character reference in ${element()}`, element());
     text += raw.slice(from, at) + referenced(match, element);
     from = REFERENCE.lastIndex;
   }
@@ -66,6 +66,7 @@ function referenced([, hex, decimal, name]: RegExpExecArray, element: () => stri
       fail(
         'SR3010',
         `XML: an undefined entity in ${element()} (only amp, lt, gt, quot and apos are predefined)`,
+        element(),
       );
     }
     return char;
@@ -73,7 +74,7 @@ function referenced([, hex, decimal, name]: RegExpExecArray, element: () => stri
   const code = hex !== undefined ? parseInt(hex, 16) : parseInt(decimal ?? '', 10);
   const char = code <= 0x10ffff ? String.fromCodePoint(code) : '\u0000';
   if (notXmlCharOffset(char) !== -1)
-    fail('SR3010', `XML: a reference to a character XML does not allow in ${element()}`);
+    fail('SR3010', `XML: a reference to a character XML does not allow in ${element()}`, element());
   return char;
 }
 
@@ -113,9 +114,11 @@ export function checkDoctype(text: string, position: (offset: number) => string)
       fail(
         'SR3011',
         `XML: a DOCTYPE with an internal subset (entity declarations are refused) at ${position(first)}`,
+        position(first),
       );
     }
-    if (end === -1) fail('SR3010', `XML: a DOCTYPE that is never closed at ${position(first)}`);
+    if (end === -1)
+      fail('SR3010', `XML: a DOCTYPE that is never closed at ${position(first)}`, position(first));
     from = end + 1;
   }
   const other = nextDoctype(text, from);
@@ -123,6 +126,7 @@ export function checkDoctype(text: string, position: (offset: number) => string)
     fail(
       'SR3010',
       `XML: a DOCTYPE after the prolog or after another DOCTYPE (a document has at most one, before the root element) at ${position(other)}`,
+      position(other),
     );
   }
 }

@@ -21,10 +21,11 @@ const ATTRIBUTES = ':@';
 const TEXT = '#text';
 const CDATA = '#cdata';
 const NOT_WHITE_SPACE = /[^ \t\r\n]/;
-const SHOWN_NAMES = 8;
+const SHOWN_STEPS = 8;
 
 export class XmlView {
-  private readonly path: string[] = [];
+  /** Where the walk is: each element's position among its parent's child elements (1-based). */
+  private readonly path: number[] = [];
 
   /** The view text of a document: its one root element, with nothing but white space around it. */
   document(nodes: readonly OrderedNode[]): string {
@@ -37,28 +38,29 @@ export class XmlView {
     }
     if (root === undefined) return fail('SR3010', 'XML: no root element');
     const [key, name] = elementName(root);
-    return `{${JSON.stringify(name)}:${this.element(root, key, name)}}`;
+    return `{${JSON.stringify(name)}:${this.element(root, key, 1)}}`;
   }
 
-  private element(node: OrderedNode, key: string, name: string): string {
-    this.path.push(name);
+  private element(node: OrderedNode, key: string, position: number): string {
+    this.path.push(position);
     if (this.path.length > MAX_DEPTH)
-      fail('SR3011', `XML: elements nested deeper than ${MAX_DEPTH} at ${this.where()}`);
+      fail('SR3011', `XML: elements nested deeper than ${MAX_DEPTH} at ${this.where()}`, this.where());
     let text = '';
     const children = new Map<string, string[]>();
+    let elements = 0;
     for (const child of node[key] as OrderedNode[]) {
       if (isText(child, TEXT)) text += this.text(child[TEXT] as string);
       else if (isText(child, CDATA)) text += cdataText(child);
-      else this.child(child, children);
+      else this.child(child, children, (elements += 1));
     }
     const attributes = this.attributes(node[ATTRIBUTES] as Record<string, string> | undefined);
     this.path.pop();
     return elementView(attributes, text, children);
   }
 
-  private child(child: OrderedNode, children: Map<string, string[]>): void {
+  private child(child: OrderedNode, children: Map<string, string[]>, position: number): void {
     const [key, name] = elementName(child);
-    const view = this.element(child, key, name);
+    const view = this.element(child, key, position);
     const views = children.get(name);
     if (views === undefined) children.set(name, [view]);
     else views.push(view);
@@ -69,7 +71,8 @@ export class XmlView {
     let view = '';
     for (const key of Object.keys(attributes)) {
       const raw = attributes[key] as string;
-      if (raw.includes('<')) fail('SR3010', `XML: a '<' inside an attribute value in ${this.where()}`);
+      if (raw.includes('<'))
+        fail('SR3010', `XML: a '<' inside an attribute value in ${this.where()}`, this.where());
       const value = normalizeAttribute(raw);
       const text = value.includes('&') ? decodeReferences(value, () => this.where()) : value;
       view += `${view === '' ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(text)}`;
@@ -78,16 +81,17 @@ export class XmlView {
   }
 
   private text(raw: string): string {
-    if (raw.includes(']]>')) fail('SR3010', `XML: ']]>' in text content in ${this.where()}`);
+    if (raw.includes(']]>')) fail('SR3010', `XML: ']]>' in text content in ${this.where()}`, this.where());
     return raw.includes('&') ? decodeReferences(raw, () => this.where()) : raw;
   }
 
-  /** The element being read, as a path of names: `/order/item` (the last few, names shortened). */
+  /**
+   * The element being read as a path of positions, never of names (a payload chose them): `/*[1]/*[3]` is
+   * the third child element of the root, in XPath's own notation; the last few steps of a deep path.
+   */
   private where(): string {
-    const names = this.path
-      .slice(-SHOWN_NAMES)
-      .map((name) => (name.length > 64 ? `${name.slice(0, 64)}…` : name));
-    return `element ${this.path.length > SHOWN_NAMES ? '…' : ''}/${names.join('/')}`;
+    const steps = this.path.slice(-SHOWN_STEPS).map((position) => `/*[${position}]`);
+    return `element ${this.path.length > SHOWN_STEPS ? '…' : ''}${steps.join('')}`;
   }
 }
 

@@ -5,7 +5,7 @@
 // written as their JSON text; a null attribute or "#text" is left out. The tree is handed to
 // fast-xml-parser's XMLBuilder in its ordered form, every string already escaped here.
 import type { JsonObject, JsonValue } from '../json-value.js';
-import { fail, keyPath } from './format-failure.js';
+import { fail, keyPath, keyStep, type PathStep } from './format-failure.js';
 import { xmlLibrary } from './format-libraries.js';
 import { MAX_DEPTH } from './format-limits.js';
 import type { OrderedNode } from './xml-view.js';
@@ -31,7 +31,7 @@ function xmlBuilder(): InstanceType<typeof import('fast-xml-parser').XMLBuilder>
   return builder;
 }
 
-type Path = (string | number)[];
+type Path = PathStep[];
 
 export function xmlDocument(value: JsonValue): string {
   const keys = isObject(value) ? Object.keys(value) : [];
@@ -40,8 +40,8 @@ export function xmlDocument(value: JsonValue): string {
     return cannot('a value that is not an object with exactly one key (the root element)', []);
   }
   const root = value[name] as JsonValue;
-  if (Array.isArray(root)) cannot('an array as the root element (a document has one root)', [name]);
-  return DECLARATION + xmlBuilder().build([element(name, root, [name])]);
+  if (Array.isArray(root)) cannot('an array as the root element (a document has one root)', [keyStep(0)]);
+  return DECLARATION + xmlBuilder().build([element(name, root, [keyStep(0)])]);
 }
 
 function element(name: string, value: JsonValue, path: Path): OrderedNode {
@@ -56,9 +56,9 @@ function objectElement(name: string, value: JsonObject, path: Path): OrderedNode
   const attributes: Record<string, string> = {};
   const content: OrderedNode[] = [];
   let text = '';
-  for (const key of Object.keys(value)) {
+  for (const [index, key] of Object.keys(value).entries()) {
     const item = value[key] as JsonValue;
-    path.push(key);
+    path.push(keyStep(index));
     if (key.startsWith('@')) attribute(key, item, attributes, path);
     else if (key === '#text') text = item === null ? '' : scalarText(item, path);
     else content.push(...children(key, item, path));
@@ -102,5 +102,6 @@ function isObject(value: JsonValue): value is JsonObject {
 }
 
 function cannot(problem: string, path: Path): never {
-  return fail('SR3008', `XML: cannot write ${problem} at ${keyPath(path)}`);
+  const at = keyPath(path);
+  return fail('SR3008', `XML: cannot write ${problem} at ${at}`, at);
 }

@@ -158,7 +158,7 @@ describe('YAML payload format', () => {
       assertError(
         readError(yamlFormat, 'a: 1\nb: 2\na: 3'),
         'SR3010',
-        /^YAML document 1: duplicate key "a" at line 3, column 1$/,
+        /^YAML document 1: a duplicate key \(the second one is here\) at line 3, column 1$/,
       );
     });
 
@@ -166,7 +166,7 @@ describe('YAML payload format', () => {
       assertError(
         readError(yamlFormat, '---\nx: 0\n---\n1: a\n"1": b'),
         'SR3010',
-        /^YAML document 2: duplicate key "1" at line 5, column 1$/,
+        /^YAML document 2: a duplicate key \(the second one is here\) at line 5, column 1$/,
       );
     });
 
@@ -326,7 +326,7 @@ describe('YAML payload format', () => {
       assertError(
         writeError(yamlFormat, { a: { 'b c': NaN } }),
         'SR3008',
-        /^YAML: cannot write NaN or an infinity at \.a\["b c"\]$/,
+        /^YAML: cannot write NaN or an infinity at \.\{1\}\.\{1\}$/,
       );
     });
 

@@ -103,5 +103,6 @@ function readDocuments(text: string): string[] {
 
 function parseFailure(error: YAMLError, label: string, position: Position): never {
   const code = error.code === 'RESOURCE_EXHAUSTION' ? 'SR3011' : 'SR3010';
-  return fail(code, `${label}: ${PROBLEMS[error.code] ?? 'does not parse'} at ${position(error.pos[0])}`);
+  const at = position(error.pos[0]);
+  return fail(code, `${label}: ${PROBLEMS[error.code] ?? 'does not parse'} at ${at}`, at);
 }

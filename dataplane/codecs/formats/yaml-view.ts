@@ -6,7 +6,7 @@
 //   are a duplicate; a collection as a key has no JSON view;
 // - `.inf`/`.nan` become "Infinity"/"NaN" strings, !!binary standard base64 text.
 import type { Alias, Document, Node, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { quoteName, type MessageErrorCode } from '../../core/errors.js';
+import type { MessageErrorCode } from '../../core/errors.js';
 import { fail } from './format-failure.js';
 import { yamlLibrary } from './format-libraries.js';
 import { MAX_DEPTH, YAML_MAX_ALIAS_NODES, YAML_MAX_ALIAS_TEXT } from './format-limits.js';
@@ -60,7 +60,7 @@ export class YamlView {
     let text = '';
     for (const pair of map.items) {
       const key = this.key(pair.key);
-      if (seen.has(key)) this.stop('SR3010', `duplicate key ${quoteName(key)}`, pair.key ?? map);
+      if (seen.has(key)) this.stop('SR3010', 'a duplicate key (the second one is here)', pair.key ?? map);
       seen.add(key);
       const value =
         pair.value === null || pair.value === undefined ? 'null' : this.node(pair.value as Node, depth);
@@ -135,7 +135,8 @@ export class YamlView {
 
   private stop(code: MessageErrorCode, problem: string, node: unknown): never {
     const range = (node as { range?: readonly number[] } | undefined)?.range;
-    return fail(code, `${this.label}: ${problem} at ${this.position(range?.[0] ?? 0)}`);
+    const at = this.position(range?.[0] ?? 0);
+    return fail(code, `${this.label}: ${problem} at ${at}`, at);
   }
 }
 

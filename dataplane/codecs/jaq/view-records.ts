@@ -14,7 +14,7 @@
 import { isIntegerType } from '../../graph/field-types.js';
 import type { GraphField, GraphSchema } from '../../graph/types.js';
 import { integerInto } from '../../expr/convert.js';
-import { RecordError, messageError, quoteName, type MessageError } from '../../core/errors.js';
+import { RecordError, messageError, quoteGraphName, type MessageError } from '../../core/errors.js';
 import { parseRfc3339 } from '../../core/rfc3339.js';
 import { Instant, type RecordValues, type Value } from '../../core/values.js';
 import { jsonKind } from '../json-kind.js';
@@ -47,7 +47,7 @@ export class ViewReader {
       } catch (error: unknown) {
         if (!(error instanceof RecordError)) throw error;
         const reason = outputs.length > 1 ? `output ${index + 1}: ${error.reason}` : error.reason;
-        return { error: messageError(error.code, reason) };
+        return { error: messageError(error.code, reason, error.detail) };
       }
     }
     return { records };
@@ -57,20 +57,32 @@ export class ViewReader {
     const record: RecordValues = {};
     for (const field of this.#fields) {
       const json = Object.hasOwn(output, field.name) ? (output[field.name] ?? null) : null;
-      if (json !== null) record[field.name] = field.read(json);
+      if (json !== null) record[field.name] = readField(field, json);
       else if (field.optional) record[field.name] = null;
       else
         throw new RecordError(
           'SR3005',
-          `key ${quoteName(field.name)} is missing or null, and field ${field.name} is not OPTIONAL`,
+          `key ${quoteGraphName(field.name)} is missing or null, and field ${field.name} is not OPTIONAL`,
+          { field: field.name },
         );
     }
     return record;
   }
 }
 
+/** A field's value; a RecordError names the field (a schema name) in its detail. */
+function readField(field: { name: string; read: Read }, json: JsonValue): Value {
+  try {
+    return field.read(json);
+  } catch (error: unknown) {
+    if (error instanceof RecordError && error.detail === undefined)
+      throw new RecordError(error.code, error.reason, { field: field.name });
+    throw error;
+  }
+}
+
 function readerOf(field: GraphField): Read {
-  const what = `key ${quoteName(field.name)}`;
+  const what = `key ${quoteGraphName(field.name)}`;
   if (isIntegerType(field.type)) {
     const into = integerInto(field.type, what);
     return (json) => {

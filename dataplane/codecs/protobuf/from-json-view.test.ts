@@ -177,13 +177,13 @@ describe('protobuf from the JSON view', () => {
         'an unknown key',
         KITCHEN,
         { items: [{}, { sku: 'a', colour: 1 }] },
-        'field items[1]: unknown key "colour": message streamroute.test.v1.LineItem has no such field',
+        'field items[1]: key 2 of the object is not a field of message streamroute.test.v1.LineItem',
       ],
       [
         'a camelCase key',
         KITCHEN,
         { maybeCount: 1 },
-        'unknown key "maybeCount": message streamroute.test.v1.Kitchen has no such field',
+        'key 1 of the object is not a field of message streamroute.test.v1.Kitchen',
       ],
       ['a string into int32', SCALARS, { f_int32: '1' }, 'field f_int32: expected int32, got a string'],
       [
@@ -354,7 +354,7 @@ describe('protobuf from the JSON view', () => {
         'an unknown key in a map value',
         MAPS,
         { tags: { a: { colour: 1 } } },
-        'field tags.value: unknown key "colour": message streamroute.test.shared.Tag has no such field',
+        'field tags.value: key 1 of the object is not a field of message streamroute.test.shared.Tag',
       ],
     ];
     for (const [name, type, value, reason] of cases) {
@@ -373,8 +373,11 @@ describe('protobuf from the JSON view', () => {
       assert.doesNotMatch(failure(KITCHEN, { status: 'SECRET' }), /SECRET/);
     });
 
-    it('shortens a long unknown key in the reason', () => {
-      assert.match(failure(KITCHEN, { ['k'.repeat(500)]: 1 }), /unknown key "k{64}…"/);
+    it('names an unknown key by its position, never by its text', () => {
+      assert.equal(
+        failure(KITCHEN, { ['k'.repeat(500)]: 1 }),
+        'key 1 of the object is not a field of message streamroute.test.v1.Kitchen',
+      );
     });
   });
 

@@ -4,7 +4,7 @@
 // fraction, an unknown enum name, text that is not base64 — each is one message error (SR3008) naming the
 // field path and the expected type. Null means "not set". Fields go on the wire in the order of the keys.
 import type protobuf from 'protobufjs';
-import { type MessageError, messageError, quoteName } from '../../core/errors.js';
+import { type MessageError, messageError } from '../../core/errors.js';
 import { jsonKind } from '../json-kind.js';
 import type { JsonObject, JsonValue } from '../json-value.js';
 import { Shape, planFor, type FieldPlan, type MessagePlan, type ValuePlan } from './message-plan.js';
@@ -39,10 +39,13 @@ export function fromJsonView(type: protobuf.Type, value: JsonValue): FromJsonVie
 function writeMessage(plan: MessagePlan, object: JsonObject, depth: number): void {
   if (depth > MAX_NESTING) throw new PathError(`messages nested deeper than ${MAX_NESTING}`);
   let chosen: string[] | undefined;
+  let position = 0;
   for (const key in object) {
+    position += 1;
     const field = plan.byName.get(key);
+    // The key came from the value (a program's output): only its position is told.
     if (field === undefined) {
-      throw new PathError(`unknown key ${quoteName(key)}: message ${plan.name} has no such field`);
+      throw new PathError(`key ${position} of the object is not a field of message ${plan.name}`);
     }
     const value = object[key] as JsonValue;
     if (value === null) continue;

@@ -12,12 +12,11 @@ export class PathError extends Error {
     this.name = 'PathError';
   }
 
-  /** The message error; the path leads the reason when there is one. */
+  /** The message error; the path (field names of the .proto, element indexes) leads the reason. */
   toMessageError(code: MessageErrorCode): MessageError {
-    return messageError(
-      code,
-      this.path.length === 0 ? this.reason : `field ${pathText(this.path)}: ${this.reason}`,
-    );
+    if (this.path.length === 0) return messageError(code, this.reason);
+    const field = pathText(this.path);
+    return messageError(code, `field ${field}: ${this.reason}`, { field });
   }
 }
 

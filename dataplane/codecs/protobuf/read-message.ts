@@ -139,10 +139,14 @@ class MessageReader {
     try {
       this.reader.skip(tag & 7, id, this.#depth);
     } catch (error: unknown) {
-      throw within(error, `#${id}`);
+      // The field number is the payload's, not the .proto's: the path says only that it is unknown.
+      throw within(error, UNKNOWN_FIELD);
     }
   }
 }
+
+/** The path segment of a field the message does not declare. */
+const UNKNOWN_FIELD = '(an unknown field)';
 
 function readScalar(value: ValuePlan, reader: WireReader): string {
   return (READ_TEXT[value.kind] as ReadText)(reader, value);

@@ -258,6 +258,11 @@ describe('RFC 5424 decode errors name the rule and a byte offset, never the cont
     ],
   ];
   for (const [name, payload, code, reason] of cases) {
-    it(name, () => assert.deepEqual(decodeError(payload), { code, reason }));
+    it(name, () => {
+      const error = decodeError(payload);
+      assert.deepEqual({ code: error.code, reason: error.reason }, { code, reason });
+      // The detail holds the same position and the wire schema's field name, never the content.
+      assert.equal(error.detail?.at, /at (byte \d+)/.exec(reason)?.[1]);
+    });
   }
 });

@@ -35,10 +35,10 @@ export const RFC5424_HEADER_MAX = {
 
 /** The header fields after TIMESTAMP, as the grammar names them. */
 const HEADER_FIELDS = [
-  { field: HOSTNAME, name: 'HOSTNAME', max: RFC5424_HEADER_MAX.hostname },
-  { field: APP_NAME, name: 'APP-NAME', max: RFC5424_HEADER_MAX.app_name },
-  { field: PROC_ID, name: 'PROCID', max: RFC5424_HEADER_MAX.proc_id },
-  { field: MSG_ID, name: 'MSGID', max: RFC5424_HEADER_MAX.msg_id },
+  { field: HOSTNAME, key: 'hostname', name: 'HOSTNAME', max: RFC5424_HEADER_MAX.hostname },
+  { field: APP_NAME, key: 'app_name', name: 'APP-NAME', max: RFC5424_HEADER_MAX.app_name },
+  { field: PROC_ID, key: 'proc_id', name: 'PROCID', max: RFC5424_HEADER_MAX.proc_id },
+  { field: MSG_ID, key: 'msg_id', name: 'MSGID', max: RFC5424_HEADER_MAX.msg_id },
 ] as const;
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
@@ -56,7 +56,10 @@ export function scanRfc5424(
   scan.rfc5424 = true;
   const afterTimestamp = isNil(bytes, at, end) ? at + 1 : readRfc3339(bytes, at, end, scan);
   if (afterTimestamp < 0) {
-    return messageError('SR3022', `RFC 5424 TIMESTAMP at byte ${at} is neither - nor an RFC 3339 date-time`);
+    return messageError('SR3022', `RFC 5424 TIMESTAMP at byte ${at} is neither - nor an RFC 3339 date-time`, {
+      field: 'timestamp',
+      at: `byte ${at}`,
+    });
   }
   const afterHeader = headerFields(bytes, afterTimestamp, end, scan);
   if (typeof afterHeader !== 'number') return afterHeader;
@@ -106,11 +109,15 @@ function fieldError(header: (typeof HEADER_FIELDS)[number], offset: number): Mes
   return messageError(
     'SR3023',
     `RFC 5424 ${header.name} at byte ${offset} must be - or 1–${header.max} printable US-ASCII characters (33–126)`,
+    { field: header.key, at: `byte ${offset}` },
   );
 }
 
 function sdError(sd: StructuredDataScanner): MessageError {
-  return messageError('SR3024', `RFC 5424 STRUCTURED-DATA is malformed at byte ${sd.at}: ${sd.problem}`);
+  return messageError('SR3024', `RFC 5424 STRUCTURED-DATA is malformed at byte ${sd.at}: ${sd.problem}`, {
+    field: 'structured_data',
+    at: `byte ${sd.at}`,
+  });
 }
 
 /** STRUCTURED-DATA at `at`, `-` or elements: returns the index after it (SP or the end), or -1. */
