@@ -216,8 +216,11 @@ describe('protobuf JSON view', () => {
         len(1, len(1, utf8('a')), vint(2, 2)),
       );
       assert.deepEqual(view(MAPS, payload).counts, { '': 0, a: 2 });
-      assert.deepEqual(view(MAPS, len(5, vint(1, 3))).items, { '3': {} });
-      assert.equal(text(MAPS, len(5, vint(1, 3))).includes('"items":{"3":{}}'), true);
+      // A missing message value is an empty message: the same view as one present and empty (regression:
+      // it was {}, so the view written back and read again was not the same).
+      const emptyValue = view(MAPS, len(5, vint(1, 3), len(2))).items;
+      assert.deepEqual(view(MAPS, len(5, vint(1, 3))).items, emptyValue);
+      assert.notDeepEqual(emptyValue, { '3': {} });
     });
 
     it('skips unknown fields inside an entry', () => {

@@ -94,7 +94,9 @@ class MessageReader {
       else valueSlots = this.#entryMessage(value.message, tag & 7, valueSlots ?? []);
     }
     reader.leave(outer);
-    if (valueSlots !== undefined) valueText = writeMessage(value.message as MessagePlan, valueSlots);
+    // A missing message value is an empty message, shown as one (its fields' defaults): the same view as a
+    // value present but empty, so writing the view back and reading it again changes nothing.
+    if (value.message !== undefined) valueText = writeMessage(value.message, valueSlots ?? []);
     // JSON object keys are strings: an integer or bool key is quoted.
     entries.set(key.kind === Kind.String ? keyText : `"${keyText}"`, valueText);
   }
