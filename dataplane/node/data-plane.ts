@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import type { AdminBackend, RelaySubscriber, SubscribeResult } from '../admin/backend.js';
 import type { ComponentDescription, DescribedKind, HealthCheck } from '../core/status.js';
 import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
+import { registerJaqCheckMetrics } from '../codecs/jaq/compile-check-metrics.js';
 import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
 import { registerReaderMetrics } from '../codecs/reading/reader-metrics.js';
 import { startedReaderPool } from '../codecs/reading/reader-pool.js';
@@ -77,6 +78,7 @@ export class DataPlane implements AdminBackend {
     this.#errors = new TransientErrors(now);
     this.#http = new HttpTelemetry(options.logger, options.registry);
     registerJaqMetrics(options.registry, startedJaqPool);
+    registerJaqCheckMetrics(options.registry);
     registerReaderMetrics(options.registry, startedReaderPool);
     this.httpIngestion = new HttpIngestion({
       httpAddress: options.httpAddress,

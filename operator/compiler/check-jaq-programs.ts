@@ -1,8 +1,10 @@
 // Every JAQ program of a codec compiles (SR2009), with jq's own message located in the program's lines —
-// found when the codec is created, not when the first message arrives. jq is loaded for it only when a
-// domain has JAQ programs: `prepareJaqCheck` before compiling (compileDomain is synchronous).
+// found when the codec is created, not when the first message arrives. A program jq cannot compile within
+// the check's limits (memory, time, nesting: the compile check runs jq in a thread of its own) is SR2065,
+// the same on the CLI, the node and the operator. jq is loaded for it only when a domain has JAQ programs:
+// `prepareJaqCheck` before compiling (compileDomain is synchronous).
 import type { GraphObject } from '../api/index.js';
-import { jaqCompileProblem, loadJaqCheck } from '../../dataplane/codecs/jaq/compile-check.js';
+import { checkJaqProgram, loadJaqCheck } from '../../dataplane/codecs/jaq/compile-check.js';
 import { keyOf, label, type CompileContext } from './context.js';
 
 export function checkJaqPrograms(ctx: CompileContext, objects: readonly GraphObject[]): void {
@@ -11,15 +13,14 @@ export function checkJaqPrograms(ctx: CompileContext, objects: readonly GraphObj
     const { ingestion, emitting } = object.spec.jaq;
     const programs = { ingestion, ...(emitting === undefined ? {} : { emitting }) };
     for (const [which, program] of Object.entries(programs)) {
-      const problem = jaqCompileProblem(program);
-      if (problem === undefined) continue;
+      const check = checkJaqProgram(program);
+      if (check.outcome === 'compiles') continue;
       const clause = which === 'ingestion' ? 'ON INGESTION' : 'ON EMITTING';
-      ctx.report(
-        keyOf(object),
-        'SR2009',
-        `spec.jaq.${which}`,
-        `${label(object)}: the ${clause} program does not compile: ${problem}`,
-      );
+      const [code, what] =
+        check.outcome === 'error'
+          ? (['SR2009', `does not compile: ${check.problem}`] as const)
+          : (['SR2065', `cannot be checked: ${check.detail}`] as const);
+      ctx.report(keyOf(object), code, `spec.jaq.${which}`, `${label(object)}: the ${clause} program ${what}`);
     }
   }
 }

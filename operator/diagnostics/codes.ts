@@ -62,6 +62,7 @@ export const DIAGNOSTIC_CODES = {
   SR2062: 'Relays form a cycle',
   SR2063: 'Junction inputs carry incompatible schemas',
   SR2064: 'Mounted resource version is not uploaded',
+  SR2065: 'JAQ program exhausts the compile check (memory, time or nesting)',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
