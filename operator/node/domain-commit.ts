@@ -80,6 +80,22 @@ export class DomainCommitter {
     return result;
   }
 
+  /**
+   * Compiles the domain's stored objects again (restore.ts, after `restore`): a graph that differs from the
+   * one running is activated as the next version, as any change would be. The stored graph may not be
+   * what its objects compile to: state.json was edited by hand, or this node's compiler is newer.
+   */
+  recompileStored(domain: string): Promise<CommitOutcome> {
+    const { statementObjects, manifestObjects } = this.#options.store.state(domain);
+    return this.commit({
+      domain,
+      statementObjects,
+      manifestObjects,
+      locations: this.#options.store.manifestLocations(domain),
+      inText: () => false,
+    });
+  }
+
   async commit(request: CommitRequest): Promise<CommitOutcome> {
     const { resources } = this.#options;
     const { domain } = request;
