@@ -10,6 +10,8 @@ import {
   MAX_SUBSCRIBER_BUFFER,
 } from './subscription-hub.js';
 import { END_REASON_TRAILER, NDJSON_TYPE } from './subscription-route.js';
+import { DEFAULT_SUBSCRIPTION_LIMITS, SUBSCRIPTION_METRICS } from './subscription-limits.js';
+import { LINE_OVERHEAD_BYTES } from './line-log.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS } from '../core/throttled-drops.js';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'admin-api.md'), 'utf8');
@@ -38,6 +40,20 @@ describe('docs/admin-api.md', () => {
     assert.match(doc, /those for the \*\*1,000\*\* names that went most recently/);
     assert.equal(DEFAULT_ADMIN_STOP_GRACE_MS, 5_000);
     assert.match(doc, /\*\*5 s\*\* to write what they hold/);
+    assert.deepEqual(DEFAULT_SUBSCRIPTION_LIMITS, {
+      maxSubscribers: 1_000,
+      subscriptionBufferBytes: 16 * 1024 * 1024,
+      nodeBufferBytes: 64 * 1024 * 1024,
+    });
+    assert.match(
+      doc,
+      /\| subscriber streams open at once on the node \| \*\*1,000\*\* \| `--max-subscribers` \|/,
+    );
+    assert.match(doc, /\| bytes one subscription may lag behind by \| \*\*16 MiB\*\* \|/);
+    assert.match(doc, /\| bytes kept for all subscriptions of the node together \| \*\*64 MiB\*\* \|/);
+    assert.equal(LINE_OVERHEAD_BYTES, 64);
+    assert.match(doc, /its bytes plus 64 bytes/);
+    for (const { name } of Object.values(SUBSCRIPTION_METRICS)) assert.ok(doc.includes(`\`${name}`), name);
     assert.ok(doc.includes(`\`${NDJSON_TYPE}\``));
     assert.ok(doc.includes(`\`${END_REASON_TRAILER}\``));
   });

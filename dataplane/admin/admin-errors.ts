@@ -55,6 +55,11 @@ export const ADMIN_ERRORS = {
     status: 503,
     meaning: 'The node is stopping: it takes no new subscriptions and runs no new statements',
   },
+  too_many_subscribers: {
+    status: 503,
+    meaning:
+      'The node already serves as many subscriber streams as it may (`--max-subscribers`); the refusal is counted in `streamroute_subscribers_refused_total`',
+  },
   host_not_allowed: {
     status: 421,
     meaning:

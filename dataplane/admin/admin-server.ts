@@ -3,6 +3,10 @@
 // the node only through AdminBackend. Binding goes through a RetryingListener, so an address in use makes
 // the server Retrying with a backoff, never a crash; a route or control hook that throws is a 500 (or a cut
 // stream), logged by error name, and the server keeps serving. docs/admin-api.md is the reference.
+//
+// Its connections come out of the descriptors the ingestion listeners leave free (docs/runtime.md,
+// "Connection limits"): at most `maxConnections`, and one that has not started a request within
+// `firstRequestTimeoutMs` is closed; a subscription stream, once requested, is never timed out by it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -18,11 +22,18 @@ import { AdminTelemetry } from './admin-telemetry.js';
 import type { AdminBackend } from './backend.js';
 import { HostPolicy } from './host-check.js';
 import { SubscriptionHub } from './subscription-hub.js';
+import type { SubscriptionLimits } from './subscription-limits.js';
+import { ConnectionGate } from '../net/connection-gate.js';
+import { ConnectionTelemetry } from '../net/connection-telemetry.js';
+import { connectionDefaults } from '../net/fd-limit.js';
+import { guardHttpServer } from '../net/guard-http-server.js';
 import { serveSubscription } from './subscription-route.js';
 
 export const DEFAULT_ADMIN_LISTEN_ADDR = '127.0.0.1:8081';
 /** How long `stop()` lets subscription streams write what they hold before their connections are cut. */
 export const DEFAULT_ADMIN_STOP_GRACE_MS = 5_000;
+/** A connection that has not started a request by then is closed. */
+export const DEFAULT_ADMIN_FIRST_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Tried for every request no built-in route matched (the embedded node adds statement execution here).
@@ -51,8 +62,14 @@ export interface AdminServerOptions {
   retry?: RetryPolicy;
   /** Drops of one subscription are logged at most once per this interval (default 10 s). */
   dropLogIntervalMs?: number;
+  /** Subscriber streams and buffered bytes the node allows (docs/admin-api.md, "Buffer limits"). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
   /** Every listener state change. */
   statusChanged?: (status: ListenerStatus) => void;
+  /** Connections held at once (default: from the descriptor limit, see fd-limit.ts). */
+  maxConnections?: number | undefined;
+  /** Default 10 s. */
+  firstRequestTimeoutMs?: number;
 }
 
 export class AdminServer {
@@ -63,6 +80,7 @@ export class AdminServer {
   readonly #server: Server;
   readonly #listener: RetryingListener;
   readonly #hosts: HostPolicy;
+  readonly #gate: ConnectionGate;
   #stopping = false;
 
   constructor(options: AdminServerOptions) {
@@ -79,11 +97,25 @@ export class AdminServer {
       logger: options.logger,
       clock,
       ...(options.dropLogIntervalMs === undefined ? {} : { dropLogIntervalMs: options.dropLogIntervalMs }),
+      ...(options.subscriptionLimits === undefined ? {} : { limits: options.subscriptionLimits }),
     });
     this.#server = createServer(
-      { noDelay: true },
+      { noDelay: true, connectionsCheckingInterval: 2_000 },
       (request, response) => void this.#handle(request, response),
     );
+    const connections = new ConnectionTelemetry('admin', {
+      registry: options.backend.registry,
+      logger: options.logger,
+      clock,
+    });
+    this.#gate = new ConnectionGate(
+      { maxConnections: options.maxConnections ?? connectionDefaults().admin },
+      connections,
+    );
+    guardHttpServer(this.#server, {
+      gate: this.#gate,
+      firstRequestTimeoutMs: options.firstRequestTimeoutMs ?? DEFAULT_ADMIN_FIRST_REQUEST_TIMEOUT_MS,
+    });
     const telemetry = this.#telemetry;
     this.#listener = new RetryingListener(this.#server, options.address, {
       clock,

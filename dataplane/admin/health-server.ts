@@ -2,11 +2,22 @@
 // (`--health-listen-addr`): `/healthz` answers 200 while the process runs, `/readyz` 200 once ready (503
 // before), `/metrics` the Prometheus text format. It carries no record data, so it may listen where the
 // kubelet and Prometheus reach it while the data plane's admin API stays on loopback.
+//
+// Its connections are its own: at most `maxConnections` (default 64), and one that has not started a
+// request within `firstRequestTimeoutMs` (default 10 s) is closed; refusals and timeouts count as
+// `listener="health"` (docs/runtime.md, "Connection limits"). Probes and scrapes open a connection or two.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ListenAddress } from '../net/retrying-listener.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { ConnectionGate } from '../net/connection-gate.js';
+import { ConnectionTelemetry } from '../net/connection-telemetry.js';
+import { DEFAULT_HEALTH_MAX_CONNECTIONS } from '../net/fd-limit.js';
+import { guardHttpServer } from '../net/guard-http-server.js';
+
+export const DEFAULT_HEALTH_FIRST_REQUEST_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_HEALTH_LISTEN_ADDR = '0.0.0.0:8082';
 
@@ -22,6 +33,12 @@ export interface HealthServerOptions {
   ready: () => boolean | ReadyReport;
   registry: Registry;
   logger?: Logger;
+  /** Default 64. */
+  maxConnections?: number;
+  /** Default 10 s. */
+  firstRequestTimeoutMs?: number;
+  /** The refusal log's interval (default: the system clock). */
+  clock?: Clock;
 }
 
 export interface HealthServer {
@@ -31,8 +48,21 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const server = createServer((request, response) => {
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, (request, response) => {
     void answer(options, request, response);
+  });
+  const telemetry = new ConnectionTelemetry('health', {
+    registry: options.registry,
+    logger: options.logger,
+    clock: options.clock ?? systemClock,
+  });
+  const gate = new ConnectionGate(
+    { maxConnections: options.maxConnections ?? DEFAULT_HEALTH_MAX_CONNECTIONS },
+    telemetry,
+  );
+  guardHttpServer(server, {
+    gate,
+    firstRequestTimeoutMs: options.firstRequestTimeoutMs ?? DEFAULT_HEALTH_FIRST_REQUEST_TIMEOUT_MS,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -43,7 +73,13 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   });
   const port = (server.address() as AddressInfo).port;
   options.logger?.info({ host: options.address.host, port }, 'health server listening');
-  return { port, close: () => close(server) };
+  return {
+    port,
+    close: async () => {
+      await close(server);
+      gate.detach();
+    },
+  };
 }
 
 async function answer(

@@ -1,9 +1,13 @@
 // Subscriptions of the admin API (docs/admin-api.md, "Subscriptions"): subscribers with the same subscription
-// name on a relay share its records, different names each receive all of them. A group per (domain,
-// relay, subscription name) holds one backend subscription, taken by its first member and released with
-// its last. A slow subscriber never slows the graph: its bounded queue drops the oldest records, counted
-// as `streamroute_drops_total{kind="subscriber", name="<relay>/<subscription>", reason="subscriber_overflow"}`
-// and logged at most once per interval; records still queued when a client goes away count as `stopped`.
+// name on a relay share its records, different names each receive all of them. A feed per (domain, relay)
+// holds one backend subscription for every name on the relay and serializes each record once into lines
+// all of them share (subscription-feed.ts); a group per (domain, relay, subscription name) reads the lines
+// at its members' pace. A slow subscriber never slows the graph: what it has not taken is bounded (records
+// per subscription, bytes per subscription and per node, subscriber streams per node: subscription-limits.ts)
+// and the oldest lines beyond the bounds are dropped, counted as
+// `streamroute_drops_total{kind="subscriber", name="<relay>/<subscription>", reason="subscriber_overflow"}`
+// and logged at most once per interval; lines still untaken when a subscription's last client goes away
+// count as `stopped`.
 //
 // Clients choose subscription names, so what the hub keeps per name is bounded: a name's drop accounting
 // lives while a group of it does and is flushed (logged) when the last one finishes; its counter series
@@ -14,12 +18,18 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { Telemetry } from '../core/telemetry.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../core/throttled-drops.js';
 import type { AdminBackend, SubscribeResult } from './backend.js';
+import { SubscriptionFeed } from './subscription-feed.js';
 import { SubscriptionGroup, type SubscriptionDrops, type SubscriptionKey } from './subscription-group.js';
+import {
+  DEFAULT_SUBSCRIPTION_LIMITS,
+  SubscriptionBudget,
+  type SubscriptionLimits,
+} from './subscription-limits.js';
 import { SubscriptionMember, type SubscriberOutput } from './subscription-member.js';
 
 export type { SubscriptionKey } from './subscription-group.js';
 
-/** Records a subscriber's queue holds unless the request asks otherwise (`?buffer=N`). */
+/** Records a subscriber may lag behind by unless the request asks otherwise (`?buffer=N`). */
 export const DEFAULT_SUBSCRIBER_BUFFER = 10_000;
 /** The largest `?buffer=N` accepted. */
 export const MAX_SUBSCRIBER_BUFFER = 1_000_000;
@@ -34,12 +44,14 @@ export interface SubscriptionHubOptions {
   dropLogIntervalMs?: number;
   /** Finished subscription names whose counter series are kept (default 1,000). */
   retainedNames?: number;
+  /** Subscriber streams and buffered bytes the node allows (default DEFAULT_SUBSCRIPTION_LIMITS). */
+  limits?: Partial<SubscriptionLimits>;
 }
 
 export type JoinResult =
   | { ok: true; member: SubscriptionMember }
   | Extract<SubscribeResult, { ok: false }>
-  | { ok: false; reason: 'shutting_down'; message: string };
+  | { ok: false; reason: 'shutting_down' | 'too_many_subscribers'; message: string };
 
 export class SubscriptionHub {
   readonly #backend: SubscriptionHubOptions['backend'];
@@ -47,6 +59,8 @@ export class SubscriptionHub {
   readonly #log: Logger;
   readonly #timing: { clock: Clock; intervalMs: number };
   readonly #retainedNames: number;
+  readonly #budget: SubscriptionBudget;
+  readonly #feeds = new Map<string, SubscriptionFeed>();
   readonly #groups = new Map<string, SubscriptionGroup>();
   /**
    * Names with a group that has not finished, and how many such groups (a group the backend ended may
@@ -66,29 +80,53 @@ export class SubscriptionHub {
       intervalMs: options.dropLogIntervalMs ?? DEFAULT_DROP_LOG_INTERVAL_MS,
     };
     this.#retainedNames = options.retainedNames ?? DEFAULT_RETAINED_NAMES;
+    this.#budget = new SubscriptionBudget(
+      { ...DEFAULT_SUBSCRIPTION_LIMITS, ...options.limits },
+      { registry: options.backend.registry, log: this.#log, ...this.#timing },
+    );
   }
 
   /**
-   * Adds a subscriber with a queue of `capacity` records. On success the caller sends the response head
-   * and then calls `member.open()`; records that arrive in between wait in the queue.
+   * Adds a subscriber that may lag behind by `buffer` records. On success the caller sends the response
+   * head and then calls `member.open()`; records that arrive in between wait for it.
    */
-  join(key: SubscriptionKey, output: SubscriberOutput, capacity: number): JoinResult {
+  join(key: SubscriptionKey, output: SubscriberOutput, buffer: number): JoinResult {
     if (this.#closing)
       return { ok: false, reason: 'shutting_down', message: 'the admin server is shutting down' };
+    if (!this.#budget.admit()) {
+      const limit = this.#budget.limits.maxSubscribers;
+      const message = `this node already serves ${limit} subscriber streams, its limit: retry later`;
+      return { ok: false, reason: 'too_many_subscribers', message };
+    }
     const id = keyOf(key);
     let group = this.#groups.get(id);
     if (group === undefined) {
       const created = this.#subscribe(key, id);
-      if (!created.ok) return created;
+      if (!created.ok) {
+        this.#budget.leave();
+        return created;
+      }
       group = created.group;
     }
-    const member = new SubscriptionMember(output, capacity, group);
+    const member = new SubscriptionMember(output, buffer, group);
+    output.stream.once('close', () => this.#budget.leave());
     group.add(member);
     this.#log.info(
-      { event: 'subscriber_joined', ...key, buffer: capacity, members: group.members.length },
+      { event: 'subscriber_joined', ...key, buffer, members: group.members.length },
       'subscriber joined',
     );
     return { ok: true, member };
+  }
+
+  /** Subscriber streams open now, and what the relays keep for them (bytes, overhead included). */
+  get usage(): { subscribers: number; bytes: number; relays: Map<string, number> } {
+    const relays = new Map<string, number>();
+    for (const [id, feed] of this.#feeds) relays.set(id.replace('\u0000', '/'), feed.log.bytes);
+    return { subscribers: this.#budget.subscribers, bytes: this.#budget.bytes, relays };
+  }
+
+  get limits(): SubscriptionLimits {
+    return this.#budget.limits;
   }
 
   /** The members of a subscription (0 when no group exists). */
@@ -106,10 +144,10 @@ export class SubscriptionHub {
     return this.#accounts.size + this.#retained.size;
   }
 
-  /** Ends every stream after its queue is written and releases every backend subscription; refuses joins. */
+  /** Ends every stream after what it may still take is written, releases every backend subscription; refuses joins. */
   endAll(reason: string): void {
     this.#closing = true;
-    for (const group of [...this.#groups.values()]) group.end(reason);
+    for (const feed of [...this.#feeds.values()]) feed.end(reason);
   }
 
   /** Accepts joins again after `endAll`. */
@@ -119,6 +157,7 @@ export class SubscriptionHub {
 
   /** Logs every pending drop count now (the server stopped), whatever the log interval. */
   flushDrops(): void {
+    this.#budget.flush();
     for (const { drops } of this.#accounts.values()) {
       drops.overflow.flush();
       drops.stopped.flush();
@@ -129,20 +168,42 @@ export class SubscriptionHub {
     key: SubscriptionKey,
     id: string,
   ): { ok: true; group: SubscriptionGroup } | Extract<JoinResult, { ok: false }> {
+    const feed = this.#feedOf(key);
+    if (!feed.ok) return feed;
     const log = this.#log.child({ domain: key.domain, relay: key.relay, subscription: key.subscription });
-    const group = new SubscriptionGroup(key, log, {
-      released: (released) => {
-        if (this.#groups.get(id) === released) this.#groups.delete(id);
-        log.debug({ event: 'subscription_released' }, 'backend subscription released');
+    const group = new SubscriptionGroup(key, {
+      log,
+      feed: feed.feed,
+      drops: this.#acquire(key, id),
+      owner: {
+        released: (released) => {
+          if (this.#groups.get(id) === released) this.#groups.delete(id);
+          log.debug({ event: 'subscription_released' }, 'subscription released');
+        },
+        finished: () => this.#finished(key, id),
       },
-      finished: () => this.#finished(key, id),
     });
-    const result = this.#backend.subscribe(key.domain, key.relay, group);
-    if (!result.ok) return result;
-    group.attach(result.unsubscribe, this.#acquire(key, id));
+    feed.feed.add(group);
     this.#groups.set(id, group);
-    log.debug({ event: 'subscription_created' }, 'backend subscription created');
+    log.debug({ event: 'subscription_created' }, 'subscription created');
     return { ok: true, group };
+  }
+
+  /** The relay's feed, attached to the backend with its first subscription. */
+  #feedOf(key: SubscriptionKey): { ok: true; feed: SubscriptionFeed } | Extract<JoinResult, { ok: false }> {
+    const id = `${key.domain}\u0000${key.relay}`;
+    const existing = this.#feeds.get(id);
+    if (existing !== undefined) return { ok: true, feed: existing };
+    const feed = new SubscriptionFeed(this.#budget, {
+      released: (released) => {
+        if (this.#feeds.get(id) === released) this.#feeds.delete(id);
+      },
+    });
+    const result = this.#backend.subscribe(key.domain, key.relay, feed);
+    if (!result.ok) return result;
+    feed.attach(result.unsubscribe);
+    this.#feeds.set(id, feed);
+    return { ok: true, feed };
   }
 
   /** The drop accounting of a name for one more group. */

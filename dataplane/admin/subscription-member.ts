@@ -1,58 +1,50 @@
-// One subscriber connection: a bounded queue of records in front of a writable stream (the HTTP response).
-// The graph hands records in with `offer`, which never waits: the record is queued (evicting the oldest
-// when the queue is full, which the owner counts as `subscriber_overflow`) and a write is scheduled for
-// the end of the current event-loop turn (setImmediate), so the records of every request handled in one
-// turn go out in one socket write, not one write per record (a write per record cost as much as the
-// 202 response itself; test/bench/http.bench.ts). Records are serialized lazily, when written, so a
-// record evicted from the queue costs no serialization. Lines are written in chunks while `write()`
-// returns true; after a false the member waits for 'drain' and the queue takes the records meanwhile.
+// One subscriber connection: a writable stream (the HTTP response) that takes chunks of lines from its
+// subscription while the connection takes data. It holds no records of its own: the lines wait in the
+// relay's LineLog (one copy for every subscriber, subscription-feed.ts) until a member of the subscription
+// is ready, so a member that stopped reading costs no memory beyond what its socket already holds (at most
+// the stream's high-water mark plus one chunk). After a write() that returns false it waits for 'drain'
+// and asks to be woken; `buffer` is how many records its subscription may lag behind by for it.
 //
-//   pending ─open→ open ─end(reason)→ ending ─queue written→ output.end(reason) ┐
-//      └─end(reason)→ (ending once opened)                                     ├→ closed (stream 'close')
-//   any ─client disconnects→ closed: the records still queued are handed to the owner as discarded ┘
+//   pending ─open→ open ─end(reason)→ ending ─subscription written→ output.end(reason) ┐
+//      └─end(reason)→ (ending once opened)                                            ├→ closed ('close')
+//   any ─client disconnects→ closed                                                    ┘
 import type { Writable } from 'node:stream';
-import type { RecordValues } from '../core/values.js';
-import { DropOldestQueue } from './drop-oldest-queue.js';
-import { recordToJson } from './record-json.js';
 
 /** Where a member's lines go. */
 export interface SubscriberOutput {
   stream: Writable;
   /**
    * Whether the client can no longer receive anything (its connection is destroyed) although the stream
-   * has not said so yet: nothing is handed to it then, so what is queued is counted when 'close' comes.
+   * has not said so yet: nothing is handed to it then.
    */
   gone(): boolean;
   /** Ends the stream after the last line; `reason` says why (the admin server sends it as a trailer). */
   end(reason: string): void;
 }
 
-/** What the member reports to its group. */
+/** What the member reports to its subscription. */
 export interface MemberOwner {
-  /** The queue was full and its oldest record was evicted for a new one. */
-  overflowed(): void;
-  /** The stream closed (finished or the client went away) with `discarded` records still queued. */
-  closed(member: SubscriptionMember, discarded: number): void;
+  /** The member may take lines now (opened, drained). */
+  wake(): void;
+  /** The stream closed (finished or the client went away). */
+  closed(member: SubscriptionMember): void;
 }
 
 export type MemberState = 'pending' | 'open' | 'ending' | 'closed';
 
-/** Lines are joined into writes of about this many UTF-16 units (one socket write each). */
-const CHUNK_CHARS = 16 * 1024;
-
 export class SubscriptionMember {
-  readonly #queue: DropOldestQueue<Readonly<RecordValues>>;
+  /** The records its subscription may lag behind by for this member (`?buffer=N`). */
+  readonly buffer: number;
   readonly #output: SubscriberOutput;
   readonly #owner: MemberOwner;
   #state: MemberState = 'pending';
   #endReason: string | undefined;
   #waitingDrain = false;
-  #writeQueued = false;
   #written = 0;
   #finished = false;
 
-  constructor(output: SubscriberOutput, capacity: number, owner: MemberOwner) {
-    this.#queue = new DropOldestQueue(capacity);
+  constructor(output: SubscriberOutput, buffer: number, owner: MemberOwner) {
+    this.buffer = buffer;
     this.#output = output;
     this.#owner = owner;
     output.stream.on('close', this.#onClose);
@@ -62,18 +54,6 @@ export class SubscriptionMember {
 
   get state(): MemberState {
     return this.#state;
-  }
-
-  get full(): boolean {
-    return this.#queue.full;
-  }
-
-  get queued(): number {
-    return this.#queue.length;
-  }
-
-  get capacity(): number {
-    return this.#queue.capacity;
   }
 
   /** Whether the stream was ended after its last line (false: the client went away first). */
@@ -86,78 +66,54 @@ export class SubscriptionMember {
     return this.#written;
   }
 
-  /** Takes a record; never waits, never throws. */
-  offer(record: Readonly<RecordValues>): void {
-    if (this.#queue.push(record)) this.#owner.overflowed();
-    this.#schedule();
+  /** Whether it takes a chunk now: open (or ending), not waiting for 'drain', the connection there. */
+  get ready(): boolean {
+    if (this.#waitingDrain || this.#finished) return false;
+    if (this.#state !== 'open' && this.#state !== 'ending') return false;
+    const stream = this.#output.stream;
+    // A stream that is gone emits 'close' (handled there): writing would lose the lines uncounted.
+    return !(stream.destroyed || stream.writableEnded || this.#output.gone());
   }
 
-  /** The response head is out: start writing. */
+  /** The response head is out: start taking lines. */
   open(): void {
     if (this.#state !== 'pending') return;
     this.#state = this.#endReason === undefined ? 'open' : 'ending';
-    this.#schedule();
+    this.#owner.wake();
   }
 
-  /** No more records will come: write what is queued, then end the stream with `reason`. */
+  /** No more lines will come after what the subscription holds: take those, then end with `reason`. */
   end(reason: string): void {
     if (this.#endReason !== undefined || this.#state === 'closed') return;
     this.#endReason = reason;
     if (this.#state === 'open') this.#state = 'ending';
-    this.#schedule();
+    this.#owner.wake();
   }
 
-  #schedule(): void {
-    if (this.#writeQueued || this.#waitingDrain) return;
-    if (this.#state !== 'open' && this.#state !== 'ending') return;
-    this.#writeQueued = true;
-    setImmediate(this.#write);
+  /** Writes `chunk` (`count` lines); only while `ready`. */
+  take(chunk: Buffer, count: number): void {
+    this.#written += count;
+    if (this.#output.stream.write(chunk)) return;
+    this.#waitingDrain = true;
+    this.#output.stream.once('drain', this.#onDrain);
   }
 
-  readonly #write = (): void => {
-    this.#writeQueued = false;
-    if (!this.#writable()) return;
-    const stream = this.#output.stream;
-    while (this.#queue.length > 0) {
-      if (!stream.write(this.#nextChunk())) {
-        this.#waitingDrain = true;
-        stream.once('drain', this.#onDrain);
-        return;
-      }
-    }
-    if (this.#state !== 'ending') return;
+  /** Ends the stream once it is ending and ready (the subscription has nothing more for it). */
+  finishIfDone(): void {
+    if (this.#state !== 'ending' || !this.ready) return;
     this.#finished = true;
     this.#output.end(this.#endReason ?? '');
-  };
-
-  #writable(): boolean {
-    if (this.#waitingDrain || (this.#state !== 'open' && this.#state !== 'ending')) return false;
-    const stream = this.#output.stream;
-    // A stream that is gone emits 'close' (handled there): writing would lose the records uncounted.
-    return !(stream.destroyed || stream.writableEnded || this.#output.gone());
-  }
-
-  /** The next queued lines, up to about CHUNK_CHARS. */
-  #nextChunk(): string {
-    let chunk = '';
-    let count = 0;
-    for (let record = this.#queue.shift(); record !== undefined; record = this.#queue.shift()) {
-      chunk += recordToJson(record) + '\n';
-      count++;
-      if (chunk.length >= CHUNK_CHARS) break;
-    }
-    this.#written += count;
-    return chunk;
   }
 
   readonly #onDrain = (): void => {
     this.#waitingDrain = false;
-    this.#write();
+    this.#owner.wake();
   };
 
   readonly #onClose = (): void => {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.#owner.closed(this, this.#queue.clear());
+    this.#output.stream.off('drain', this.#onDrain);
+    this.#owner.closed(this);
   };
 }

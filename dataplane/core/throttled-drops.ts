@@ -1,7 +1,8 @@
 // Drops of one component for one reason, counted at once and logged at most once per interval: a slow
 // subscriber can lose thousands of records a second, and an ingestor quiesced under load thousands of
 // bodies, and that must be one warn line per interval with the exact count since the last one, not a line
-// per record. Used by admin subscriptions and by HTTP ingest targets (ON QUIESCE drops).
+// per record. Used by admin subscriptions and by HTTP ingest targets (ON QUIESCE drops), and, with reasons of
+// their own, by listeners that refuse connections (dataplane/net/connection-telemetry.ts).
 //
 //   add(n)                             → the counter moves at once (`countDrops`)
 //   first drop after a quiet interval  → logged at the end of the current job (a microtask), so a burst of
@@ -11,7 +12,7 @@
 //
 // Only the log line waits. Time comes from the injected clock, so tests move it instead of sleeping.
 import type { Clock, TimerHandle } from './clock.js';
-import type { ComponentTelemetry, DropReason } from './telemetry.js';
+import type { DropReason } from './telemetry.js';
 
 export const DEFAULT_DROP_LOG_INTERVAL_MS = 10_000;
 
@@ -20,12 +21,15 @@ export interface DropLogTiming {
   intervalMs: number;
 }
 
-/** The halves of `ComponentTelemetry.dropMany` this needs. */
-export type DropSink = Pick<ComponentTelemetry, 'countDrops' | 'logDrops'>;
+/** The halves of `ComponentTelemetry.dropMany` this needs; `R` is the set of reasons it counts by. */
+export interface DropSink<R extends string = DropReason> {
+  countDrops: (reason: R, count: number) => void;
+  logDrops: (reason: R, count: number, detail: string, extra?: Record<string, string | number>) => void;
+}
 
-export class ThrottledDrops {
-  readonly #telemetry: DropSink;
-  readonly #reason: DropReason;
+export class ThrottledDrops<R extends string = DropReason> {
+  readonly #telemetry: DropSink<R>;
+  readonly #reason: R;
   readonly #detail: string;
   readonly #extra: Record<string, string | number>;
   readonly #clock: Clock;
@@ -38,8 +42,8 @@ export class ThrottledDrops {
 
   /** `extra`: fields every log line carries besides `reason`, `count` and `detail` (names only). */
   constructor(
-    telemetry: DropSink,
-    reason: DropReason,
+    telemetry: DropSink<R>,
+    reason: NoInfer<R>,
     detail: string,
     timing: DropLogTiming & { extra?: Record<string, string | number> },
   ) {

@@ -9,13 +9,21 @@ import {
   parseListenAddr,
 } from '../sources/http/config.js';
 import type { ListenAddress } from '../net/retrying-listener.js';
+import type { IngestConnectionOptions } from '../net/ingest-connections.js';
+import { connectionDefaults } from '../net/fd-limit.js';
+import type { SubscriptionLimits } from '../admin/subscription-limits.js';
+import {
+  resolveSubscriptionFlags,
+  SUBSCRIPTION_FLAGS,
+  type SubscriptionFlags,
+} from './subscription-flags.js';
 
 export const DATAPLANE_LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type DataplaneLogLevel = (typeof DATAPLANE_LOG_LEVELS)[number];
 export const DEFAULT_OPERATOR_NAMESPACE = 'streamroute-system';
 
 /** The flags as given (strings, as a command-line parser hands them over). */
-export interface DataplaneFlags {
+export interface DataplaneFlags extends SubscriptionFlags {
   nodeName?: string;
   kubeconfig?: string;
   context?: string;
@@ -28,6 +36,63 @@ export interface DataplaneFlags {
   logLevel?: string;
   qps?: string | number;
   burst?: string | number;
+  maxConnections?: string | number;
+  maxConnectionsPerPeer?: string | number;
+  adminMaxConnections?: string | number;
+}
+
+/** The connection-limit flags, shared by `streamroute dataplane` and `streamroute node`. */
+export type ConnectionFlags = Pick<
+  DataplaneFlags,
+  'maxConnections' | 'maxConnectionsPerPeer' | 'adminMaxConnections'
+>;
+
+/** Their help lines; the defaults shown are this process's (docs/runtime.md, "Connection limits"). */
+export function connectionFlagHelp(): readonly [keyof ConnectionFlags, string, string][] {
+  const defaults = connectionDefaults();
+  const limit = `the open-files limit ${defaults.fdLimit}`;
+  return [
+    [
+      'maxConnections',
+      '--max-connections <n>',
+      `connections of the HTTP, HTTPS and syslog TCP/TLS listeners together (default from ${limit}: ${defaults.ingest})`,
+    ],
+    [
+      'maxConnectionsPerPeer',
+      '--max-connections-per-peer <n>',
+      `connections of one IPv4 address or IPv6 /64 on one ingestion listener (default: a tenth of --max-connections, at least 8; now ${defaults.perPeer})`,
+    ],
+    [
+      'adminMaxConnections',
+      '--admin-max-connections <n>',
+      `connections of the admin API (default from ${limit}: ${defaults.admin})`,
+    ],
+  ];
+}
+
+export interface ResolvedConnectionFlags {
+  connections: IngestConnectionOptions;
+  adminMaxConnections?: number;
+}
+
+/** Checks the connection-limit flags: whole numbers ≥ 1. */
+export function resolveConnectionFlags(
+  flags: ConnectionFlags,
+): ResolvedConnectionFlags | { message: string } {
+  const resolved: ResolvedConnectionFlags = { connections: {} };
+  for (const [key, flag] of connectionFlagHelp()) {
+    const text = flags[key];
+    if (text === undefined) continue;
+    const count = Number(text);
+    if (!/^[1-9][0-9]*$/.test(String(text)) || !Number.isSafeInteger(count))
+      return {
+        message: `${flag.split(' ')[0] ?? flag} ${String(text)}: expected a whole number of at least 1`,
+      };
+    if (key === 'adminMaxConnections') resolved.adminMaxConnections = count;
+    else if (key === 'maxConnections') resolved.connections.maxConnections = count;
+    else resolved.connections.maxConnectionsPerPeer = count;
+  }
+  return resolved;
 }
 
 /** name, value placeholder, description, default (shown in help). */
@@ -79,6 +144,18 @@ export const DATAPLANE_FLAGS: readonly [keyof DataplaneFlags, string, string, st
   ['logLevel', '--log-level <level>', `log level: ${DATAPLANE_LOG_LEVELS.join(', ')}`, 'info'],
   ['qps', '--qps <n>', 'API requests per second (client-side limit)', '1'],
   ['burst', '--burst <n>', 'API requests allowed in a burst', '5'],
+  ...connectionFlagHelp().map(([key, usage, text]): [keyof DataplaneFlags, string, string, undefined] => [
+    key,
+    usage,
+    text,
+    undefined,
+  ]),
+  ...SUBSCRIPTION_FLAGS.map(([key, usage, text]): [keyof DataplaneFlags, string, string, undefined] => [
+    key,
+    usage,
+    text,
+    undefined,
+  ]),
 ];
 
 export interface ResolvedFlags {
@@ -94,6 +171,11 @@ export interface ResolvedFlags {
   bindHost?: string;
   logLevel: DataplaneLogLevel;
   rateLimit: { qps: number; burst: number };
+  /** `--max-connections`, `--max-connections-per-peer`: what is not given comes from the descriptor limit. */
+  connections: IngestConnectionOptions;
+  adminMaxConnections?: number;
+  /** `--max-subscribers`, `--subscription-buffer-bytes`, `--node-subscription-buffer-bytes` as given. */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
 }
 
 export type FlagsResult = { ok: true; flags: ResolvedFlags } | { ok: false; message: string };
@@ -114,6 +196,10 @@ export function resolveDataplaneFlags(
     return fail(`--log-level ${logLevel}: expected one of ${DATAPLANE_LOG_LEVELS.join(', ')}`);
   const rateLimit = rateLimitOf(flags);
   if ('message' in rateLimit) return fail(rateLimit.message);
+  const connections = resolveConnectionFlags(flags);
+  if ('message' in connections) return fail(connections.message);
+  const subscriptions = resolveSubscriptionFlags(flags);
+  if ('message' in subscriptions) return fail(subscriptions.message);
   const operatorNamespace =
     nonEmpty(flags.operatorNamespace) ?? nonEmpty(env['POD_NAMESPACE']) ?? DEFAULT_OPERATOR_NAMESPACE;
   return {
@@ -127,6 +213,8 @@ export function resolveDataplaneFlags(
       ...(flags.bindHost === undefined ? {} : { bindHost: flags.bindHost }),
       logLevel: logLevel as DataplaneLogLevel,
       rateLimit,
+      ...connections,
+      ...subscriptions,
     },
   };
 }

@@ -33,7 +33,9 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { systemNow, type Instant } from '../core/values.js';
 import type { RetryPolicy } from '../net/retrying-listener.js';
 
-export interface DataplaneOptions extends Omit<ResolvedFlags, 'logLevel' | 'rateLimit'> {
+export interface DataplaneOptions extends Omit<ResolvedFlags, 'logLevel' | 'rateLimit' | 'connections'> {
+  /** Connection limits of the ingestion listeners (default: from the descriptor limit). */
+  connections?: ResolvedFlags['connections'];
   logger: Logger;
   /** Client-side API rate limit (default 1 QPS, burst 5). */
   rateLimit?: { qps: number; burst: number };
@@ -92,6 +94,7 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
     now,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.bindHost === undefined ? {} : { bindHost: options.bindHost }),
+    connections: options.connections,
   });
   const sync = new GraphSync({
     api,
@@ -124,6 +127,8 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
     backend: dataPlane,
     logger,
     clock,
+    maxConnections: options.adminMaxConnections,
+    subscriptionLimits: options.subscriptionLimits ?? {},
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
   await dataPlane.start();

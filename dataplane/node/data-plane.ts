@@ -11,6 +11,7 @@ import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
 import { registerJaqCheckMetrics } from '../codecs/jaq/compile-check-metrics.js';
 import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
 import { registerReaderMetrics } from '../codecs/reading/reader-metrics.js';
+import { registerProcessMetrics } from '../core/process-metrics.js';
 import { startedReaderPool } from '../codecs/reading/reader-pool.js';
 import type { Resolver } from '../emitters/syslog-emitter.js';
 import { loadGraph } from '../graph/load.js';
@@ -24,6 +25,7 @@ import { HttpIngestion, type RoutingReport } from '../sources/http/http-ingestio
 import { HttpTelemetry, type ListenerName } from '../sources/http/telemetry.js';
 import type { TlsMaterialSource } from '../net/tls-contexts.js';
 import type { ListenAddress, RetryPolicy } from '../net/retrying-listener.js';
+import { ingestConnections, type IngestConnectionOptions } from '../net/ingest-connections.js';
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
 import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';
@@ -50,6 +52,11 @@ export interface DataPlaneOptions {
   resolve?: Resolver;
   /** Syslog listeners declared on 0.0.0.0 or :: bind this IP instead (`--bind-host`). */
   bindHost?: string;
+  /**
+   * Connection limits of the ingestion listeners (HTTP, HTTPS, syslog TCP/TLS) together, per peer, and the
+   * syslog stream timeouts; what is not set comes from the descriptor limit (docs/runtime.md).
+   */
+  connections?: IngestConnectionOptions | undefined;
 }
 
 const STOPPING = 'the node is stopping';
@@ -80,7 +87,14 @@ export class DataPlane implements AdminBackend {
     registerJaqMetrics(options.registry, startedJaqPool);
     registerJaqCheckMetrics(options.registry);
     registerReaderMetrics(options.registry, startedReaderPool);
+    registerProcessMetrics(options.registry);
+    const connections = ingestConnections(options.connections, {
+      registry: options.registry,
+      logger: options.logger,
+      clock,
+    });
     this.httpIngestion = new HttpIngestion({
+      connections,
       httpAddress: options.httpAddress,
       httpsAddress: options.httpsAddress,
       tls: options.tls,
@@ -103,6 +117,7 @@ export class DataPlane implements AdminBackend {
       subscriptions: this.#subscriptions,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.bindHost === undefined ? {} : { bindHost: options.bindHost }),
+      connections,
     };
   }
 

@@ -30,6 +30,7 @@ import type { SourceSwap } from './source-swap.js';
 import type { DomainReadiness } from './readiness.js';
 import type { Subscriptions } from './subscriptions.js';
 import { DomainSyslogListeners } from './syslog-listeners.js';
+import type { IngestConnections } from '../net/ingest-connections.js';
 
 export interface DomainDeps {
   topology: TopologyDeps;
@@ -39,6 +40,8 @@ export interface DomainDeps {
   retry?: RetryPolicy;
   /** Syslog listeners on a wildcard address bind this IP instead (`--bind-host`). */
   bindHost?: string;
+  /** The node's ingestion connection pool, per-peer share and syslog stream timeouts. */
+  connections?: IngestConnections;
 }
 
 /** What a domain runs. */
@@ -87,6 +90,7 @@ export class DomainRuntime {
       now: topology.now ?? systemNow,
       retry: deps.retry,
       bindHost: deps.bindHost,
+      connections: deps.connections,
     });
     this.#sources = [this.targets, this.syslog];
   }

@@ -23,6 +23,7 @@ import {
   type SyslogListener,
   type SyslogListenerStats,
 } from '../sources/syslog/syslog-listener.js';
+import type { IngestConnections } from '../net/ingest-connections.js';
 import { readSyslogTls, type SyslogTlsProblem } from '../net/syslog-tls-material.js';
 
 export interface SyslogSlotDeps {
@@ -36,6 +37,8 @@ export interface SyslogSlotDeps {
   retry: RetryPolicy | undefined;
   /** Binds listeners declared on a wildcard address (0.0.0.0, ::) to this IP instead (`--bind-host`). */
   bindHost?: string | undefined;
+  /** The node's ingestion connection pool, per-peer share and stream timeouts. */
+  connections?: IngestConnections | undefined;
 }
 
 /** The ingestor a slot serves: its spec, its client and its entry. */
@@ -118,6 +121,7 @@ export class SyslogListenerSlot {
       logger: this.#deps.logger,
       clock: this.#deps.clock,
       registry: this.#deps.registry,
+      connections: this.#deps.connections,
       ...(this.#deps.retry === undefined ? {} : { retry: this.#deps.retry }),
       statusChanged: (status) => this.#statusChanged(status),
     });

@@ -7,6 +7,8 @@ import { runConvert } from './commands/convert.js';
 import { runCrds } from './commands/crds.js';
 import { addDataplaneCommand } from './commands/dataplane.js';
 import { LOG_LEVELS, NODE_DEFAULTS, runNode, type NodeOptions } from './commands/node.js';
+import { connectionFlagHelp } from '../../dataplane/kube/dataplane-flags.js';
+import { SUBSCRIPTION_FLAGS } from '../../dataplane/kube/subscription-flags.js';
 import { addOperatorCommand } from './commands/operator.js';
 import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
 import { runShowCreate } from './commands/show-create.js';
@@ -93,8 +95,11 @@ export function buildProgram(
       new Option('--log-level <level>', 'log level (JSON lines on stderr)')
         .choices(LOG_LEVELS)
         .default('info'),
-    )
-    .action(async (options: NodeOptions) => exit(await runNode(options, output, context)));
+    );
+  const node = program.commands.find((command) => command.name() === 'node');
+  for (const [, usage, description] of connectionFlagHelp()) node?.option(usage, description);
+  for (const [, usage, description] of SUBSCRIPTION_FLAGS) node?.option(usage, description);
+  node?.action(async (options: NodeOptions) => exit(await runNode(options, output, context)));
 
   addOperatorCommand(program, output, exit, context);
   addDataplaneCommand(program, output, exit, context);

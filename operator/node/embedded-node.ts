@@ -21,6 +21,8 @@ import { DataPlane } from '../../dataplane/node/data-plane.js';
 import type { Clock } from '../../dataplane/core/clock.js';
 import type { Instant } from '../../dataplane/core/values.js';
 import type { ListenAddress, RetryPolicy } from '../../dataplane/net/retrying-listener.js';
+import type { IngestConnectionOptions } from '../../dataplane/net/ingest-connections.js';
+import type { SubscriptionLimits } from '../../dataplane/admin/subscription-limits.js';
 import { controlRoutes } from './control-routes.js';
 import { DataDir } from './data-dir.js';
 import { dataDirIoError } from './data-dir-error.js';
@@ -51,6 +53,12 @@ export interface EmbeddedNodeOptions {
   retry?: RetryPolicy;
   /** Debounce of manifest changes (ms). */
   manifestDebounceMs?: number;
+  /** Connection limits of the ingestion listeners (default: from the descriptor limit; docs/runtime.md). */
+  connections?: IngestConnectionOptions;
+  /** Connections of the admin API at once (default: from the descriptor limit). */
+  adminMaxConnections?: number;
+  /** Subscriber streams and buffered bytes the admin API allows (default: docs/admin-api.md). */
+  subscriptionLimits?: Partial<SubscriptionLimits>;
 }
 
 export interface EmbeddedNode {
@@ -112,6 +120,7 @@ async function assemble(
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
+    connections: options.connections,
   });
   shutdown.add('stop the data plane', () => dataPlane.stop());
   const activate: Activate = async (_domain, graph, version) => {
@@ -143,6 +152,8 @@ async function assemble(
     backend: dataPlane,
     logger,
     control: controlRoutes({ executor, store, queue, logger }),
+    maxConnections: options.adminMaxConnections,
+    subscriptionLimits: options.subscriptionLimits ?? {},
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });

@@ -15,7 +15,9 @@ interface Row {
 
 function indexRows(): Row[] {
   const text = readFileSync(join(DOCS, 'errors.md'), 'utf8');
-  const table = text.slice(text.indexOf('| Catalog |'), text.indexOf('## Diagnostic codes'));
+  const start = text.indexOf('| Catalog |');
+  // The index table runs to the next heading.
+  const table = text.slice(start, text.indexOf('\n## ', start));
   return table
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| Catalog') && !line.startsWith('|---'))

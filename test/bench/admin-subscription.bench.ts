@@ -1,9 +1,10 @@
 // Subscription benchmark (not a timed test): what a subscriber costs the graph, and how fast a stream runs.
 //   - publish cost per record (ns), synchronous bursts of 100,000 on one relay, with
 //       relay only      a consumer that does nothing (the baseline, same run)
-//       lazy, paused    the admin API's subscriber (SubscriptionHub) whose client stopped reading: records
-//                       are queued as they are and serialized only when written; the queue (10,000) evicts
-//       eager, paused   the alternative: serialize in the publish call, queue the text (10,000, evicting)
+//       hub, 1 paused   the admin API (SubscriptionHub) with one subscriber whose client stopped reading:
+//                       each record is serialized once into the relay's shared log (10,000 records kept)
+//       hub, 100 paused the same with 100 such subscribers of different names: the same work per record
+//       text queue      a queue of serialized text of its own per subscriber (10,000, evicting), for one
 //   - serialize: recordToJson per record (what every written record costs, whichever side pays it)
 //   - stream: records/s from publish to a node:http client reading NDJSON over a real socket (one process)
 // Two record shapes: the quickstart order (STRING, I64) and a wide record of eight fields (DATETIME, BYTES,
@@ -48,6 +49,19 @@ function stuckOutput() {
 
 type Variant = (records: RecordValues[]) => Promise<number>;
 
+/** `count` subscribers of different names whose clients stopped reading. */
+function pausedSubscribers(backend: TestAdminBackend, count: number): void {
+  const hub = new SubscriptionHub({ backend, logger: backend.logger });
+  for (let n = 0; n < count; n++) {
+    const joined = hub.join(
+      { domain: 'shop', relay: 'orders', subscription: `bench-${n}` },
+      stuckOutput(),
+      10_000,
+    );
+    if (joined.ok) joined.member.open();
+  }
+}
+
 function publishCost(attach: (backend: TestAdminBackend) => void): Variant {
   return async (records) => {
     const backend = new TestAdminBackend();
@@ -63,16 +77,9 @@ function publishCost(attach: (backend: TestAdminBackend) => void): Variant {
 
 const variants: Record<string, Variant> = {
   'relay only': publishCost((backend) => backend.relays.get('orders')?.subscribe('noop', () => {})),
-  'lazy, paused': publishCost((backend) => {
-    const hub = new SubscriptionHub({ backend, logger: backend.logger });
-    const joined = hub.join(
-      { domain: 'shop', relay: 'orders', subscription: 'bench' },
-      stuckOutput(),
-      10_000,
-    );
-    if (joined.ok) joined.member.open();
-  }),
-  'eager, paused': publishCost((backend) => {
+  'hub, 1 paused': publishCost((backend) => pausedSubscribers(backend, 1)),
+  'hub, 100 paused': publishCost((backend) => pausedSubscribers(backend, 100)),
+  'text queue': publishCost((backend) => {
     const queue = new DropOldestQueue<string>(10_000);
     backend.relays
       .get('orders')
@@ -90,7 +97,9 @@ const variants: Record<string, Variant> = {
 
 /** Records per second from publish to a reading client; 1,000 per turn, nothing dropped (buffer 1,000,000). */
 async function stream(records: RecordValues[]): Promise<number> {
-  const admin = await startAdmin();
+  // Nothing may be dropped here: the byte bounds are raised above the 100,000 records.
+  const limits = { subscriptionBufferBytes: 2 ** 30, nodeBufferBytes: 2 ** 30 };
+  const admin = await startAdmin({ subscriptionLimits: limits });
   const relay = admin.backend.addRelay('orders');
   const client = await StreamClient.open(
     admin.port,

@@ -27,7 +27,11 @@ export function parseListenAddr(text: string): ParsedListenAddress {
   return { ok: true, address: { host, port } };
 }
 
-/** Socket limits of both listeners. Node's defaults except the request timeout (300 s there). */
+/**
+ * Socket limits of both listeners (docs/http-ingestion.md, "Limits"). Node's defaults except the request
+ * timeout (300 s there), the TLS handshake timeout (120 s there), how often Node looks for requests past
+ * their timeouts (30 s there) and the first-request timeout (none there).
+ */
 export interface ServerLimits {
   /** An idle keep-alive connection is closed after this long. */
   keepAliveTimeoutMs: number;
@@ -37,6 +41,12 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** Request line plus headers (431 above). */
   maxHeaderBytes: number;
+  /** A new connection that has not started a request by then is closed (Node times none before its first byte). */
+  firstRequestTimeoutMs: number;
+  /** HTTPS: a TLS handshake not done by then is closed. */
+  tlsHandshakeTimeoutMs: number;
+  /** How often requests are checked against headersTimeoutMs and requestTimeoutMs. */
+  timeoutCheckIntervalMs: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
@@ -44,4 +54,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 60_000,
   requestTimeoutMs: 60_000,
   maxHeaderBytes: 16_384,
+  firstRequestTimeoutMs: 30_000,
+  tlsHandshakeTimeoutMs: 10_000,
+  timeoutCheckIntervalMs: 2_000,
 };

@@ -32,11 +32,19 @@ describe('docs/http-ingestion.md', () => {
       headersTimeoutMs: 60_000,
       requestTimeoutMs: 60_000,
       maxHeaderBytes: 16_384,
+      firstRequestTimeoutMs: 30_000,
+      tlsHandshakeTimeoutMs: 10_000,
+      timeoutCheckIntervalMs: 2_000,
     });
     assert.match(
       doc,
       /idle keep-alive connections close after 5 s; headers must arrive within 60 s and the\s+whole request within 60 s/,
     );
+    assert.match(
+      doc,
+      /checked\s+every 2 s\. A connection that has not started its first request within 30 s/,
+    );
+    assert.match(doc, /TLS handshake\s+must finish within 10 s/);
     assert.match(doc, /at most 16 KiB/);
   });
 });

@@ -17,6 +17,8 @@ import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config.js';
 import { IngestHandler } from './ingest-handler.js';
 import { buildRoutingTables, type RoutingProblem } from './routing-table.js';
 import type { HttpRoute } from './target.js';
+import { guardHttpServer } from '../../net/guard-http-server.js';
+import { ingestConnections, ingestGate, type IngestConnections } from '../../net/ingest-connections.js';
 import type { HttpTelemetry, ListenerName } from './telemetry.js';
 import type { TlsMaterialSource } from '../../net/tls-contexts.js';
 
@@ -28,6 +30,11 @@ export interface HttpIngestionOptions {
   clock?: Clock;
   retry?: RetryPolicy;
   limits?: Partial<ServerLimits>;
+  /**
+   * The node's ingestion connection pool and per-peer share (default: a pool of its own, sized from the
+   * descriptor limit, counted in a registry of its own).
+   */
+  connections?: IngestConnections;
   /** Called on every listener state change (for DESCRIBE and the node report). */
   statusChanged?: (listener: ListenerName, status: ListenerStatus) => void;
 }
@@ -76,12 +83,17 @@ export class HttpIngestion {
       http: createHttpServer(serverOptions(limits)),
       https: createHttpsServer({
         ...serverOptions(limits),
+        handshakeTimeout: limits.tlsHandshakeTimeoutMs,
         SNICallback: sniCallback,
         ALPNProtocols: ['http/1.1'],
       }),
     };
     wire(this.#servers.http, this.#plain, limits);
     wire(this.#servers.https, this.#secure, limits);
+    const connections = options.connections ?? ingestConnections({}, { clock });
+    const firstRequestTimeoutMs = limits.firstRequestTimeoutMs;
+    guardHttpServer(this.#servers.http, { gate: ingestGate(connections, 'http'), firstRequestTimeoutMs });
+    guardHttpServer(this.#servers.https, { gate: ingestGate(connections, 'https'), firstRequestTimeoutMs });
     // https.Server passes failed TLS handshakes on as `clientError`, so they are counted there.
     const listener = (name: ListenerName, server: HttpServer | HttpsServer, address: ListenAddress) =>
       new RetryingListener(server, address, {
@@ -136,6 +148,7 @@ function serverOptions(limits: ServerLimits): ServerOptions {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     maxHeaderSize: limits.maxHeaderBytes,
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
     noDelay: true,
   };
 }

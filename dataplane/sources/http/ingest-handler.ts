@@ -17,6 +17,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { wasRefused } from '../../net/connection-gate.js';
 import { declaredLength, hasBody, readBody, type BodyOutcome, type BodySink } from './read-body.js';
 import { requestTarget } from './request-target.js';
 import { RoutingTable } from './routing-table.js';
@@ -54,6 +55,8 @@ export class IngestHandler implements BodySink<Routed> {
    * Counted; an HTTP-level error gets Node's own answer (400, 408, 413, 431) unless a response has begun.
    */
   readonly onClientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    // A connection refused by the connection limits was counted there (its TLS socket reports ECONNRESET).
+    if (wasRefused(socket)) return void socket.destroy();
     const code = error.code ?? 'UNKNOWN';
     this.#telemetry.clientError(this.#listener, code);
     const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;

@@ -1,11 +1,15 @@
 // What a syslog listener counts about its sockets, for DESCRIBE and the Prometheus counters. Plain numbers
 // incremented on the hot path (a frame costs two additions); readers take a copy. Close causes form a
-// bounded set: 'peer', 'framing:<FramingCause>', 'tls_handshake', 'error:<errno code>', 'stopped'.
+// bounded set: 'peer', 'framing:<FramingCause>', 'tls_handshake', 'error:<errno code>', 'stopped',
+// 'idle_timeout', 'partial_frame_timeout'.
 
 export interface SyslogListenerStats {
   connectionsOpen: number;
   connectionsAccepted: number;
-  /** by cause: 'peer', 'framing:<FramingCause>', 'tls_handshake', 'error:<code>', 'stopped' */
+  /**
+   * by cause: 'peer', 'framing:<FramingCause>', 'tls_handshake', 'error:<code>', 'stopped', 'idle_timeout',
+   * 'partial_frame_timeout'
+   */
   connectionsClosed: Record<string, number>;
   frames: number;
   frameBytes: number;

@@ -10,10 +10,19 @@
 // ones too, and a TLS handshake failure finds its record. Reading stops and starts for every established
 // connection at once (SUSPEND, intake overload): socket.pause() leaves data in the kernel, so the peer
 // sees TCP backpressure.
+//
+// Hostile peers (docs/syslog-wire.md, "Listeners"): a connection is admitted by the listener's
+// ConnectionGate (node, listener and per-peer limits) before anything is read; one that sent part of a
+// frame and has not finished it within `partialFrameTimeoutMs` of its first byte, or that sent nothing for
+// `idleTimeoutMs`, is closed. One sweep per listener checks the connections every quarter of the shorter
+// timeout (a connection may live up to 1.25× its timeout), so the hot path only notes the time. While
+// reading is stopped (SUSPEND, intake overload) nothing times out, and every connection's time starts again
+// when reading resumes: the peer cannot send what we do not read.
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import { wasRefused, type ConnectionGate } from '../../net/connection-gate.js';
 import type { IngestMetadata } from '../../core/ingest.js';
 import {
   formatAddress,
@@ -35,6 +44,10 @@ export interface SyslogTlsMaterial {
 }
 
 export const DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+/** A frame begun and not finished within this time closes its connection. */
+export const DEFAULT_PARTIAL_FRAME_TIMEOUT_MS = 30_000;
+/** A connection that sends nothing for this long is closed (senders reconnect when they next have a message). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
 const KEEPALIVE_DELAY_MS = 60_000;
 
 export interface StreamListenerOptions {
@@ -43,6 +56,10 @@ export interface StreamListenerOptions {
   /** TLS when present; `ca` turns on mutual TLS. */
   tls: SyslogTlsMaterial | undefined;
   tlsHandshakeTimeoutMs: number;
+  partialFrameTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** Admits connections (node, listener and per-peer limits); counts refusals and timeouts. */
+  gate: ConnectionGate;
   intake: SyslogIntake;
   stats: SyslogListenerStats;
   logger: Logger;
@@ -58,6 +75,10 @@ interface Connection {
   /** The socket frames are read from (the TLS socket once its handshake is done). */
   stream: Socket | undefined;
   framer: StreamFramer | undefined;
+  /** clock.now() of the last chunk read (or of the connection's start, or of reading resuming). */
+  lastRead: number;
+  /** clock.now() of the first byte of the frame not finished yet; undefined between frames. */
+  frameSince: number | undefined;
 }
 
 export class StreamListener {
@@ -68,6 +89,8 @@ export class StreamListener {
   /** The accepted TCP sockets (for TLS: beneath the TLS socket, also while it shakes hands). */
   readonly #rawSockets = new Map<string, Socket>();
   #stopping = false;
+  #reading = true;
+  #sweep: TimerHandle | undefined;
   /** stop() waiting for the last connection's close. */
   #allClosed: (() => void) | undefined;
 
@@ -113,17 +136,23 @@ export class StreamListener {
 
   /** Pauses or resumes every established connection (and later ones follow the same setting). */
   setReading(reading: boolean): void {
+    this.#reading = reading;
+    const now = this.#options.clock.now();
     for (const connection of this.#connections.values()) {
       const stream = connection.stream;
       if (stream === undefined) continue;
-      if (reading) stream.resume();
-      else stream.pause();
+      if (reading) {
+        connection.lastRead = now;
+        if (connection.frameSince !== undefined) connection.frameSince = now;
+        stream.resume();
+      } else stream.pause();
     }
   }
 
   /** Stops listening and closes every connection at once, idle or not. */
   async stop(): Promise<void> {
     this.#stopping = true;
+    this.#disarmSweep();
     await this.#listener.stop(0);
     this.#closeAll();
     if (this.#connections.size > 0) await new Promise<void>((resolve) => (this.#allClosed = resolve));
@@ -141,7 +170,15 @@ export class StreamListener {
       socket.destroy();
       return;
     }
-    const connection: Connection = { peer, cause: 'peer', stream: undefined, framer: undefined };
+    if (!this.#options.gate.admit(socket)) return;
+    const connection: Connection = {
+      peer,
+      cause: 'peer',
+      stream: undefined,
+      framer: undefined,
+      lastRead: this.#options.clock.now(),
+      frameSince: undefined,
+    };
     this.#connections.set(peer, connection);
     this.#rawSockets.set(peer, socket);
     this.#options.stats.connectionsAccepted++;
@@ -170,10 +207,19 @@ export class StreamListener {
       stats.frameBytes += frame.length;
       intake.offer(frame, metadata);
     };
+    const clock = this.#options.clock;
+    connection.lastRead = clock.now();
     socket.on('data', (chunk: Buffer) => {
       const empty = framer.emptyFrames;
+      const frames = stats.frames;
       const error = framer.push(chunk, onFrame);
       stats.emptyFrames += framer.emptyFrames - empty;
+      const now = clock.now();
+      connection.lastRead = now;
+      // A frame left unfinished began in this chunk unless one was pending before and none ended here.
+      if (framer.pendingBytes === 0) connection.frameSince = undefined;
+      else if (connection.frameSince === undefined || stats.frames !== frames || framer.emptyFrames !== empty)
+        connection.frameSince = now;
       if (error === undefined) return;
       connection.cause = `framing:${error.cause}`;
       this.#options.logger.debug(
@@ -186,6 +232,41 @@ export class StreamListener {
     if (this.#options.tls !== undefined)
       socket.on('error', (error: unknown) => this.#failed(connection, error));
     if (!intake.reading) socket.pause();
+    this.#armSweep();
+  }
+
+  #armSweep(): void {
+    if (this.#sweep !== undefined || this.#stopping) return;
+    const { partialFrameTimeoutMs, idleTimeoutMs, clock } = this.#options;
+    const every = Math.max(10, Math.min(partialFrameTimeoutMs, idleTimeoutMs) / 4);
+    this.#sweep = clock.setTimeout(() => {
+      this.#sweep = undefined;
+      this.#closeStalled();
+      if (this.#connections.size > 0) this.#armSweep();
+    }, every);
+  }
+
+  #disarmSweep(): void {
+    if (this.#sweep !== undefined) this.#options.clock.clearTimeout(this.#sweep);
+    this.#sweep = undefined;
+  }
+
+  /** Closes the connections past the partial-frame or the idle timeout (not while reading is stopped). */
+  #closeStalled(): void {
+    if (!this.#reading) return;
+    const { partialFrameTimeoutMs, idleTimeoutMs, clock, gate } = this.#options;
+    const now = clock.now();
+    for (const connection of this.#connections.values()) {
+      const { stream, frameSince } = connection;
+      if (stream === undefined || connection.cause !== 'peer') continue;
+      let reason: 'partial_frame' | 'idle' | undefined;
+      if (frameSince !== undefined && now - frameSince >= partialFrameTimeoutMs) reason = 'partial_frame';
+      else if (frameSince === undefined && now - connection.lastRead >= idleTimeoutMs) reason = 'idle';
+      if (reason === undefined) continue;
+      connection.cause = `${reason}_timeout`;
+      gate.telemetry.timedOut(reason);
+      stream.destroy();
+    }
   }
 
   #failed(connection: Connection, error: unknown): void {
@@ -198,6 +279,7 @@ export class StreamListener {
    * `authorizationError`); so counting happens on close (#closed) and this only names the code.
    */
   #handshakeFailed(error: unknown, socket: TLSSocket): void {
+    if (wasRefused(socket)) return void socket.destroy();
     const code = typeof socket.authorizationError === 'string' ? socket.authorizationError : errorCode(error);
     const connection = this.#connections.get(peerOf(socket.remoteAddress, socket.remotePort));
     if (connection !== undefined) connection.cause = 'tls_handshake';
@@ -225,7 +307,10 @@ export class StreamListener {
     countClosed(stats, cause);
     this.#countTruncated(connection);
     this.#options.logger.debug({ peer, cause }, 'syslog connection closed');
-    if (this.#connections.size === 0) this.#allClosed?.();
+    if (this.#connections.size === 0) {
+      this.#disarmSweep();
+      this.#allClosed?.();
+    }
   }
 
   /** A connection that closed mid-frame (not on a framing error, whose frame was refused) lost that frame. */

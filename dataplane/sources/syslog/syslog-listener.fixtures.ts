@@ -10,6 +10,7 @@ import { waitFor } from '../../../test/support/raw-http.js';
 import { systemClock } from '../../core/clock.js';
 import { readCounter, Telemetry, type ComponentTelemetry } from '../../core/telemetry.js';
 import type { Value } from '../../core/values.js';
+import { ingestConnections, type IngestConnectionOptions } from '../../net/ingest-connections.js';
 import { createSyslogListener, type SyslogListener, type SyslogListenerOptions } from './syslog-listener.js';
 
 export { waitFor };
@@ -33,6 +34,8 @@ export interface Harness {
 export type HarnessOptions = Partial<Omit<SyslogListenerOptions, 'drops' | 'logger' | 'registry'>> & {
   /** quiesce() before start(), as the node does for an ingestor that starts quiesced. */
   quiesceBeforeStart?: boolean;
+  /** Connection limits, counted in the harness's registry (default: from the descriptor limit). */
+  limits?: IngestConnectionOptions;
 };
 
 export function recordingDeliver(received: Received[]): SyslogListenerOptions['deliver'] {
@@ -47,7 +50,7 @@ export function recordingDeliver(received: Received[]): SyslogListenerOptions['d
 
 /** A listener started on 127.0.0.1:0 (unless told otherwise), Running. */
 export async function startListener(harnessOptions: HarnessOptions = {}): Promise<Harness> {
-  const { quiesceBeforeStart, ...options } = harnessOptions;
+  const { quiesceBeforeStart, limits, ...options } = harnessOptions;
   const registry = new Registry();
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -68,6 +71,11 @@ export async function startListener(harnessOptions: HarnessOptions = {}): Promis
     quiesce: { action: 'SUSPEND' },
     deliver: recordingDeliver(received),
     clock: systemClock,
+    ...(limits === undefined
+      ? {}
+      : {
+          connections: ingestConnections(limits, { registry, logger, clock: options.clock ?? systemClock }),
+        }),
     ...options,
     drops,
     logger,

@@ -22,11 +22,16 @@ import type {
   ListenerStatus,
   RetryPolicy,
 } from '../../net/retrying-listener.js';
+import type { ConnectionGate } from '../../net/connection-gate.js';
 import { registerListenerMetrics } from './listener-metrics.js';
 import { copyStats, emptyStats, type SyslogListenerStats } from './listener-stats.js';
+import { ingestConnections, ingestGate, type IngestConnections } from '../../net/ingest-connections.js';
 import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_PARTIAL_FRAME_TIMEOUT_MS,
   DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
   StreamListener,
+  type StreamListenerOptions,
   type SyslogTlsMaterial,
 } from './stream-listener.js';
 import { SyslogIntake } from './syslog-intake.js';
@@ -61,6 +66,15 @@ export interface SyslogListenerOptions {
   registry?: Registry;
   /** A TLS client that has not finished its handshake by then is closed. Default 10 s. */
   tlsHandshakeTimeoutMs?: number;
+  /** TCP/TLS: a frame not finished this long after its first byte closes its connection. Default 30 s. */
+  partialFrameTimeoutMs?: number;
+  /** TCP/TLS: a connection that sends nothing for this long is closed. Default 10 min. */
+  idleTimeoutMs?: number;
+  /**
+   * TCP/TLS: the node's ingestion connection pool and per-peer share (default: a pool of its own sized
+   * from the descriptor limit). Refusals and timeouts count in `registry` as `syslog:<domain>/<ingestor>`.
+   */
+  connections?: IngestConnections | undefined;
 }
 
 export interface SyslogListener {
@@ -100,6 +114,7 @@ export function createSyslogListener(options: SyslogListenerOptions): SyslogList
   const logger = options.logger.child({ listener: name, protocol: options.protocol });
   const stats = emptyStats();
   let transport: Transport | undefined;
+  let gate: ConnectionGate | undefined;
   const intake = new SyslogIntake({
     name,
     quiesce: options.quiesce,
@@ -124,11 +139,9 @@ export function createSyslogListener(options: SyslogListenerOptions): SyslogList
     intake.canPause = dgramCanPause();
     transport = new UdpListener({ ...common, drops: options.drops });
   } else {
-    transport = new StreamListener({
-      ...common,
-      tls: options.protocol === 'tls' ? options.tls : undefined,
-      tlsHandshakeTimeoutMs: options.tlsHandshakeTimeoutMs ?? DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
-    });
+    const stream = streamTransport(options, common, name);
+    gate = stream.gate;
+    transport = stream.listener;
   }
   const unregister =
     options.registry === undefined
@@ -159,9 +172,38 @@ export function createSyslogListener(options: SyslogListenerOptions): SyslogList
     async stop() {
       await sockets.stop();
       intake.stop();
+      gate?.detach();
       unregister?.();
     },
   };
+}
+
+type Common = Omit<
+  StreamListenerOptions,
+  'tls' | 'tlsHandshakeTimeoutMs' | 'partialFrameTimeoutMs' | 'idleTimeoutMs' | 'gate'
+>;
+
+/** TCP or TLS: the listener and the gate that admits its connections (named `syslog:<domain>/<ingestor>`). */
+function streamTransport(
+  options: SyslogListenerOptions,
+  common: Common,
+  name: string,
+): { listener: StreamListener; gate: ConnectionGate } {
+  const { clock, registry } = options;
+  const connections =
+    options.connections ??
+    ingestConnections({}, { clock, logger: common.logger, ...(registry ? { registry } : {}) });
+  const gate = ingestGate(connections, `syslog:${name}`);
+  const listener = new StreamListener({
+    ...common,
+    tls: options.protocol === 'tls' ? options.tls : undefined,
+    tlsHandshakeTimeoutMs: options.tlsHandshakeTimeoutMs ?? DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
+    partialFrameTimeoutMs:
+      options.partialFrameTimeoutMs ?? connections.partialFrameTimeoutMs ?? DEFAULT_PARTIAL_FRAME_TIMEOUT_MS,
+    idleTimeoutMs: options.idleTimeoutMs ?? connections.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    gate,
+  });
+  return { listener, gate };
 }
 
 function lifecycleHooks(logger: Logger, options: SyslogListenerOptions): ListenerHooks {

@@ -10,6 +10,11 @@ import {
   parseListenAddr,
 } from '../../../dataplane/sources/http/config.js';
 import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
+import { resolveConnectionFlags, type ConnectionFlags } from '../../../dataplane/kube/dataplane-flags.js';
+import {
+  resolveSubscriptionFlags,
+  type SubscriptionFlags,
+} from '../../../dataplane/kube/subscription-flags.js';
 import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
 import { startEmbeddedNode, type EmbeddedNode, type EmbeddedNodeOptions } from '../../node/embedded-node.js';
@@ -20,7 +25,7 @@ import { EXIT, type Output } from '../../client/report.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
-export interface NodeOptions {
+export interface NodeOptions extends ConnectionFlags, SubscriptionFlags {
   manifests?: string;
   dataDir?: string;
   httpListenAddr: string;
@@ -47,10 +52,14 @@ export async function runNode(
     httpsAddress: address('--https-listen-addr', options.httpsListenAddr),
     adminAddress: address('--admin-listen-addr', options.adminListenAddr),
   };
+  const limits = resolveConnectionFlags(options);
+  if ('message' in limits) throw new UsageError(limits.message);
+  const subscriptions = resolveSubscriptionFlags(options);
+  if ('message' in subscriptions) throw new UsageError(subscriptions.message);
   const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
   const interrupt = untilInterrupted(context.signal);
   try {
-    const node = await start(options, addresses, logger);
+    const node = await start(options, { ...addresses, ...limits, ...subscriptions }, logger);
     if (typeof node === 'string') {
       output.err(`streamroute node: ${node}`);
       return EXIT.io;
@@ -75,7 +84,15 @@ export async function runNode(
 /** The node, or the one line that says why it cannot start. */
 async function start(
   options: NodeOptions,
-  addresses: Pick<EmbeddedNodeOptions, 'httpAddress' | 'httpsAddress' | 'adminAddress'>,
+  addresses: Pick<
+    EmbeddedNodeOptions,
+    | 'httpAddress'
+    | 'httpsAddress'
+    | 'adminAddress'
+    | 'connections'
+    | 'adminMaxConnections'
+    | 'subscriptionLimits'
+  >,
   logger: Logger,
 ): Promise<EmbeddedNode | string> {
   try {
