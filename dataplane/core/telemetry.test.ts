@@ -5,7 +5,11 @@ import {
   harness,
   utf8,
 } from '../../test/fixtures/graph-from-statements.js';
-import { METRICS, readCounter } from './telemetry.js';
+import fc from 'fast-check';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { ManualClock } from './clock.js';
+import { METRICS, readCounter, Telemetry } from './telemetry.js';
 
 describe('telemetry', () => {
   it('counts payloads, records in and out, and message errors per component', async () => {
@@ -62,5 +66,53 @@ describe('telemetry', () => {
     }
     assert.doesNotMatch(await h.registry.metrics(), /SECRET/);
     assert.doesNotMatch(JSON.stringify(h.logs), /SECRET/);
+  });
+
+  it('logs single drops at most once per 10 s per reason and detail, with exact counts (property, regression)', async () => {
+    // Before, every drop (a correlator's timeout DROP, a failed consumer) wrote a warn line of its own.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3_000 }), fc.constantFrom('left', 'right')), {
+          maxLength: 300,
+        }),
+        async (drops) => {
+          const lines: { count: number; side: string }[] = [];
+          const logger = pino(
+            { level: 'warn' },
+            { write: (line: string) => void lines.push(JSON.parse(line)) },
+          );
+          const clock = new ManualClock(0);
+          const telemetry = new Telemetry({ registry: new Registry(), logger, domain: 'd', clock });
+          const component = telemetry.component('correlator', 'c');
+          for (const [wait, side] of drops) {
+            await clock.advance(wait);
+            component.drop('correlation_timeout', `a ${side} record found no partner within MAX TIME`, {
+              side,
+            });
+            await Promise.resolve();
+          }
+          await clock.advance(10_000);
+          const elapsed = drops.reduce((sum, [wait]) => sum + wait, 0);
+          for (const side of ['left', 'right']) {
+            const mine = lines.filter((line) => line.side === side);
+            const sent = drops.filter(([, dropped]) => dropped === side).length;
+            assert.equal(
+              mine.reduce((sum, line) => sum + line.count, 0),
+              sent,
+              'every drop is in a line',
+            );
+            assert.ok(
+              mine.length <= Math.floor(elapsed / 10_000) + 2,
+              `${mine.length} lines in ${elapsed} ms`,
+            );
+          }
+          const counted = await readCounter(telemetry.options.registry, METRICS.drops.name, {
+            reason: 'correlation_timeout',
+          });
+          assert.equal(counted, drops.length);
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 });

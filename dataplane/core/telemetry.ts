@@ -6,7 +6,9 @@
 // Per-record counts are plain numbers that prom-client collects on scrape (see CounterSink).
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
+import { systemClock, type Clock } from './clock.js';
 import type { MessageError } from './errors.js';
+import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.js';
 
 export type ComponentKind =
   'http-ingestor' | 'syslog-ingestor' | 'relay' | 'junction' | 'correlator' | 'emitter' | 'subscriber';
@@ -140,6 +142,8 @@ export interface TelemetryOptions {
   registry: Registry;
   logger: Logger;
   domain: string;
+  /** The clock drop lines are spaced on (default: the system clock). */
+  clock?: Clock;
 }
 
 export class Telemetry {
@@ -180,6 +184,9 @@ export class ComponentTelemetry {
   readonly #bound = new Map<string, Counter.Internal>();
   /** The label series behind `#bound`, to remove them (`removeSeries`). */
   readonly #series = new Map<string, { key: MetricKey; reason: string | undefined }>();
+  /** `drop`'s lines, by reason, detail and fields. */
+  readonly #drops = new Map<string, ThrottledDrops>();
+  readonly #clock: Clock;
 
   constructor(
     sink: CounterSink,
@@ -190,6 +197,7 @@ export class ComponentTelemetry {
     this.#sink = sink;
     this.#labels = [options.domain, kind, name];
     this.#logger = options.logger.child({ domain: options.domain, kind, name });
+    this.#clock = options.clock ?? systemClock;
   }
 
   payloadReceived(bytes: number): void {
@@ -213,10 +221,21 @@ export class ComponentTelemetry {
     else this.#logger.debug(fields, 'message error sent to an error relay');
   }
 
-  /** A record lost for `reason`; `detail` says what happened (names and codes only). */
+  /**
+   * A record lost for `reason`; `detail` says what happened (names and codes only). Counted at once, and
+   * logged like `dropMany`'s batches: the first at the end of the current job, then at most one line per
+   * 10 s for each reason, detail and fields, with the count since the last line — a correlator timing out
+   * thousands of records a second writes one line per interval, not one per record.
+   */
   drop(reason: DropReason, detail: string, extra: Record<string, string | number> = {}): void {
-    this.#countReason('drops', reason);
-    this.#logger.warn({ ...extra, reason, detail }, 'record dropped');
+    const key = `${reason}\u0000${detail}\u0000${JSON.stringify(extra)}`;
+    let drops = this.#drops.get(key);
+    if (drops === undefined) {
+      const timing = { clock: this.#clock, intervalMs: DEFAULT_DROP_LOG_INTERVAL_MS, extra };
+      drops = new ThrottledDrops(this, reason, detail, timing);
+      this.#drops.set(key, drops);
+    }
+    drops.add(1);
   }
 
   /**

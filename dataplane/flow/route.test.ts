@@ -112,7 +112,7 @@ describe('routes', () => {
       reason: 'error_record_failed',
     });
     assert.equal(drops, 1);
-    const line = h.logs.find((log) => log.msg === 'record dropped');
+    const line = h.logs.find((log) => log.msg === 'records dropped');
     assert.ok(line);
     assert.equal(line.reason, 'error_record_failed');
     assert.equal(line.code, 'SR3102');

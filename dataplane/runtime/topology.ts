@@ -167,7 +167,12 @@ class TopologyBuilder {
     this.#reuse = reuse;
     this.#clock = deps.clock;
     this.#deps = deps;
-    this.#telemetry = new Telemetry({ registry: deps.registry, logger: deps.logger, domain: graph.domain });
+    this.#telemetry = new Telemetry({
+      registry: deps.registry,
+      logger: deps.logger,
+      domain: graph.domain,
+      clock: deps.clock,
+    });
     this.#expressions = { now: deps.now ?? systemNow };
   }
 

@@ -133,10 +133,10 @@ describe('node e2e: bad input', () => {
     assert.equal(await ratio('streamroute_message_errors_total', 'SR3101'), 1);
     assert.equal(await ratio('streamroute_message_errors_total', 'SR3102'), 1);
     const drop = node
-      .logged('record dropped')
-      .map(({ name, code, failure, reason }) => ({ name, code, failure, reason }));
+      .logged('records dropped')
+      .map(({ name, code, failure, reason, count }) => ({ name, code, failure, reason, count }));
     assert.deepEqual(drop, [
-      { name: 'ratio-in', code: 'SR3102', failure: 'SR3103', reason: 'error_record_failed' },
+      { name: 'ratio-in', code: 'SR3102', failure: 'SR3103', reason: 'error_record_failed', count: 1 },
     ]);
     assert.equal(errors.lines.length, 1);
   });

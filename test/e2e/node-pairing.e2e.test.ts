@@ -111,7 +111,7 @@ describe('node e2e: pairing orders with payments', () => {
     assert.equal(await node.metric('streamroute_drops_total'), 3, 'no other loss');
 
     const dropLines = node
-      .logged('record dropped')
+      .logged('records dropped')
       .map(({ name, side, reason }) => ({ name, side, reason }))
       .sort((a, b) =>
         `${String(a.name)}/${String(a.side)}`.localeCompare(`${String(b.name)}/${String(b.side)}`),
