@@ -1,19 +1,7 @@
 // YAML manifests → graph objects, with a source location for every node so that every later diagnostic
 // (schema, rule or whole-graph compiler) points at FILE:LINE:COL. Bad input becomes diagnostics, never a
 // throw: a broken document is reported and skipped, the others still load.
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isCollection,
-  isSeq,
-  LineCounter,
-  parseAllDocuments,
-  visit,
-  type Document,
-  type Node,
-  type YAMLError,
-} from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node, type YAMLError } from 'yaml';
 import { API_VERSION, isGraphKind, type GraphObject } from '../api/index.js';
 import { isPlainObject } from '../api/validate.js';
 import {
@@ -27,6 +15,8 @@ import { checkDocument } from './check-object.js';
 import { Declarations } from './declarations.js';
 import { reservedNamesOf } from './reserved-names.js';
 import { locationAt } from './text-positions.js';
+import { MAX_YAML_ERRORS, readYamlDocuments } from './yaml-documents.js';
+import { firstObjectKey } from './yaml-keys.js';
 import { offsetInScalar } from './yaml-scalar-position.js';
 
 export interface LoadedObjects {
@@ -85,14 +75,17 @@ export function loadYamlObjects(text: string, file?: string, options: YamlOption
     loader.result.diagnostics.push(yamlDiagnostic(message, locationAt(text, deep, file)));
     return loader.result;
   }
-  const documents = parseAllDocuments(text, {
+  const { documents, stopped } = readYamlDocuments(
+    text,
+    { schema: 'core', version: '1.2', uniqueKeys: true, prettyErrors: false },
     lineCounter,
-    schema: 'core',
-    version: '1.2',
-    uniqueKeys: true,
-    prettyErrors: false,
-  });
+  );
   for (const document of documents) loadDocument(loader, document);
+  if (stopped !== undefined) {
+    addSyntaxErrors(loader, stopped.errors);
+    const message = `more than ${MAX_YAML_ERRORS} errors: the rest of the file was not read`;
+    loader.result.diagnostics.push(yamlDiagnostic(message, loader.at(stopped.offset)));
+  }
   return loader.result;
 }
 
@@ -131,16 +124,16 @@ function isYamlSpace(char: string): boolean {
 function loadDocument(loader: Loader, document: Document.Parsed): void {
   const { contents } = document;
   if (document.errors.length > 0) {
-    loader.result.diagnostics.push(...document.errors.map((error) => syntaxError(loader, error)));
+    addSyntaxErrors(loader, document.errors);
     return;
   }
   if (contents === null || isEmpty(contents)) return;
-  const collectionKey = firstCollectionKey(document);
-  if (collectionKey !== undefined) {
+  const objectKey = firstObjectKey(document);
+  if (objectKey !== undefined) {
     // toJS would stringify it, and print the key's text in a process warning: refuse it first.
     const message =
       'a mapping key must be a plain value (text, a number, true or false), not a list or mapping';
-    loader.result.diagnostics.push(yamlDiagnostic(message, loader.at(collectionKey)));
+    loader.result.diagnostics.push(yamlDiagnostic(message, loader.at(objectKey)));
     return;
   }
   let value: unknown;
@@ -271,17 +264,9 @@ function syntaxError(loader: Loader, error: YAMLError): Diagnostic {
   return yamlDiagnostic(error.message, loader.at(error.pos[0]));
 }
 
-/** The offset of the first mapping key that is a list or a mapping, if any. */
-function firstCollectionKey(document: Document.Parsed): number | undefined {
-  let found: number | undefined;
-  visit(document, {
-    Pair: (_, pair) => {
-      if (!isCollection(pair.key)) return undefined;
-      found = pair.key.range?.[0] ?? 0;
-      return visit.BREAK;
-    },
-  });
-  return found;
+/** One by one: a spread of many thousands of diagnostics into one push overflows the stack. */
+function addSyntaxErrors(loader: Loader, errors: readonly YAMLError[]): void {
+  for (const error of errors) loader.result.diagnostics.push(syntaxError(loader, error));
 }
 
 function yamlDiagnostic(message: string, location: SourceLocation): Diagnostic {

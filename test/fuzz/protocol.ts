@@ -35,10 +35,16 @@ export interface Finding {
   detail: string;
 }
 
+/** The slowest input so far: its time and size (what a target's hang budget is measured from). */
+export interface Slowest {
+  ms: number;
+  bytes: number;
+}
+
 export type ToMain =
-  | { type: 'ready'; corpus: number }
-  | { type: 'progress'; count: number; peakHeap: number; corpus: number }
-  | { type: 'done'; count: number; peakHeap: number; corpus: number }
+  | { type: 'ready'; corpus: number; msPerMiB: number }
+  | { type: 'progress'; count: number; peakHeap: number; corpus: number; slowest: Slowest }
+  | { type: 'done'; count: number; peakHeap: number; corpus: number; slowest: Slowest }
   | { type: 'finding'; finding: Finding };
 
 /** The seed of the generator a target's `run` gets for an input (a replay needs only the input and this). */

@@ -18,22 +18,34 @@
 // Each target runs in a worker thread. Findings:
 // - crash: an exception other than the parser's documented answer for bad input, or a broken invariant (a
 //   round trip that changes the view, frames that depend on how the stream was split);
-// - hang: one input that keeps the worker from reporting progress for 1 s; the main thread kills the
-//   worker, keeps the input (it is in shared memory) and starts a fresh worker for the time left;
+// - hang: one input that keeps the worker from reporting progress for longer than its limit: 1 s plus
+//   the target's budget per MiB of input (`msPerMiB`, hang-limit.ts) for parsers that are linear but slow
+//   at their 1 MiB limit: resource-yaml and format-yaml 10000 ms/MiB, statements 6000, the other payload
+//   formats 2000, the rest none. Each is about twice the slowest rate measured for that parser on the
+//   worst inputs found (docs/benchmarks.md). A quadratic cost as fast as the parser at 64 KiB is 16×
+//   slower than it at 1 MiB: still a hang (hang-limit.test.ts). The main thread kills the worker, keeps
+//   the input (it is in shared memory) and starts a fresh worker for the time left;
+// - process warning: a warning emitted while an input runs (it may quote the input and would reach the
+//   node's log) is a crash (warnings.ts);
 // - memory outlier: an input after which the worker's heap (objects and external memory) is larger by
 //   more than 4× the input's size plus a fixed allowance (16 MiB). This is measured between inputs, so a
 //   parse's garbage collected mid-run is not seen; a worker that runs out of heap is a crash.
 // Crash and hang inputs are saved (the first few of each distinct stack) under
 // ~/.cache/streamroute/fuzz/<target>/ as <kind>-<hash>.bin with a .txt beside it: the finding's stack or
 // measurement and a one-line command that reproduces it. The summary gives, per target: inputs tried,
-// inputs/s, crashes, hangs, memory outliers, peak worker heap and peak process RSS. Exit code 1 when any
-// target found a crash or hang.
+// inputs/s, crashes, hangs, memory outliers, the slowest input (time and size), peak worker heap and peak
+// process RSS. Exit code 1 when any target found a crash or hang; memory outliers are reported only (a
+// heap measured between inputs is noisy; memory that grows without bound ends as an out-of-memory crash).
+//
+// CI: `npm run fuzz:ci` runs every target for 10 s with seed 1 (about 2.5 minutes on 2 cores); another
+// seed with `npm run fuzz:ci -- --seed N`.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { hangLimitMs } from './hang-limit.js';
 import { Rng } from './mutate.js';
 import {
   HEADER,
@@ -41,12 +53,13 @@ import {
   runSeed,
   Slot,
   type Finding,
+  type Slowest,
   type ToMain,
   type WorkerData,
 } from './protocol.js';
-import { TARGETS } from './target.js';
+import { loadTarget, TARGETS } from './target.js';
+import { catchWarnings, takeWarnings } from './warnings.js';
 
-const HANG_MS = 1000;
 const WATCH_MS = 100;
 const MEMORY_ALLOWANCE = 16 * 1024 * 1024;
 /** Inputs saved per distinct stack (the rest are counted). */
@@ -72,6 +85,7 @@ interface Summary {
   peakHeap: number;
   peakRss: number;
   corpus: number;
+  slowest: Slowest;
 }
 
 function usage(message: string): never {
@@ -84,7 +98,7 @@ function usage(message: string): never {
 function selectTargets(text: string): string[] {
   if (text === 'all') return Object.keys(TARGETS);
   const names = text.split(',').map((name) => name.trim());
-  for (const name of names) if (!(name in TARGETS)) usage(`no fuzz target ${name}`);
+  for (const name of names) if (loadTarget(name) === undefined) usage(`no fuzz target ${name}`);
   return names;
 }
 
@@ -173,6 +187,7 @@ function runWorker(options: Options, summary: Summary, seed: number, deadline: n
     return { kind, input, inputSeed: Atomics.load(header, Slot.InputSeed), detail };
   };
   let counted = 0;
+  let msPerMiB = 0;
   return new Promise((resolve) => {
     let lastProgress = Atomics.load(header, Slot.Progress);
     let lastChange = Date.now();
@@ -192,21 +207,22 @@ function runWorker(options: Options, summary: Summary, seed: number, deadline: n
         lastChange = Date.now();
         return;
       }
-      if (Date.now() - lastChange < HANG_MS) return;
+      const bytes = Atomics.load(header, Slot.Length);
+      const limit = hangLimitMs(msPerMiB, bytes);
+      if (Date.now() - lastChange < limit) return;
       const stuck = Date.now() - lastChange;
-      record(
-        options,
-        summary,
-        currentInput(`no progress for ${stuck} ms on one input (the worker was killed)`, 'hang'),
-      );
+      const why = `no progress for ${stuck} ms on one input of ${bytes} bytes (limit ${Math.round(limit)} ms: 1 s + ${msPerMiB} ms/MiB); the worker was killed`;
+      record(options, summary, currentInput(why, 'hang'));
       counted = progress;
       finish();
       void worker.terminate();
     }, WATCH_MS);
     worker.on('message', (message: ToMain) => {
       if (message.type === 'finding') record(options, summary, message.finding);
-      else if (message.type !== 'ready') {
+      else if (message.type === 'ready') msPerMiB = message.msPerMiB;
+      else {
         counted = message.count;
+        if (message.slowest.ms > summary.slowest.ms) summary.slowest = message.slowest;
         summary.peakHeap = Math.max(summary.peakHeap, message.peakHeap);
         summary.corpus = message.corpus;
       }
@@ -235,6 +251,7 @@ async function fuzzTarget(options: Options, target: string): Promise<Summary> {
     peakHeap: 0,
     peakRss: 0,
     corpus: 0,
+    slowest: { ms: 0, bytes: 0 },
   };
   const started = Date.now();
   const deadline = started + options.seconds * 1000;
@@ -254,11 +271,14 @@ async function fuzzTarget(options: Options, target: string): Promise<Summary> {
 const MiB = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 function printSummary(summaries: Summary[]): void {
-  console.log('\ntarget            inputs   inputs/s  crashes  hangs  memory  corpus  peak heap  peak RSS');
+  console.log(
+    '\ntarget            inputs   inputs/s  crashes  hangs  memory  corpus  slowest input     peak heap  peak RSS',
+  );
   for (const s of summaries) {
     const rate = s.seconds > 0 ? Math.round(s.inputs / s.seconds) : 0;
+    const slowest = `${s.slowest.ms.toFixed(0)} ms/${(s.slowest.bytes / 1024).toFixed(0)} KiB`;
     console.log(
-      `${s.target.padEnd(16)} ${String(s.inputs).padStart(8)} ${String(rate).padStart(9)} ${String(s.crashes).padStart(8)} ${String(s.hangs).padStart(6)} ${String(s.memory).padStart(7)} ${String(s.corpus).padStart(7)} ${MiB(s.peakHeap).padStart(10)} ${MiB(s.peakRss).padStart(9)}`,
+      `${s.target.padEnd(16)} ${String(s.inputs).padStart(8)} ${String(rate).padStart(9)} ${String(s.crashes).padStart(8)} ${String(s.hangs).padStart(6)} ${String(s.memory).padStart(7)} ${String(s.corpus).padStart(7)}  ${slowest.padEnd(16)} ${MiB(s.peakHeap).padStart(9)} ${MiB(s.peakRss).padStart(9)}`,
     );
   }
   for (const s of summaries) {
@@ -272,20 +292,24 @@ function printSummary(summaries: Summary[]): void {
 
 /** Runs one saved input in this thread and says what happens (the reproduction of a finding). */
 async function replay(target: string, file: string, inputSeed: number): Promise<number> {
-  const load = TARGETS[target];
+  const load = loadTarget(target);
   if (load === undefined) usage(`no fuzz target ${target}`);
   const fuzzTarget = await load();
   const input = new Uint8Array(readFileSync(file));
+  catchWarnings();
   const started = performance.now();
   const heapBefore = process.memoryUsage().heapUsed;
   try {
     const accepted = fuzzTarget.run(input, new Rng(runSeed(inputSeed)));
     const took = performance.now() - started;
     const grew = process.memoryUsage().heapUsed - heapBefore;
+    const limit = hangLimitMs(fuzzTarget.msPerMiB ?? 0, input.length);
     console.log(
-      `${target}: ${input.length} bytes ${accepted ? 'accepted' : 'refused'} in ${took.toFixed(0)} ms, heap +${MiB(grew)}`,
+      `${target}: ${input.length} bytes ${accepted ? 'accepted' : 'refused'} in ${took.toFixed(0)} ms (hang limit ${limit.toFixed(0)} ms), heap +${MiB(grew)}`,
     );
-    return took > HANG_MS ? 1 : 0;
+    const warnings = takeWarnings();
+    for (const warning of warnings) console.log(`CRASH: ${warning}`);
+    return took > limit || warnings.length > 0 ? 1 : 0;
   } catch (error: unknown) {
     console.log(
       `${target}: ${input.length} bytes: CRASH after ${(performance.now() - started).toFixed(0)} ms`,

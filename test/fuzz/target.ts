@@ -11,6 +11,12 @@ export interface FuzzTarget extends Grammar {
    * exception, a broken invariant (a round trip that differs, frames that depend on the split) — throws.
    */
   run(input: Uint8Array, rng: Rng): boolean;
+  /**
+   * Milliseconds per MiB of input allowed beyond the 1 s an input may take (hang-limit.ts): about twice the
+   * slowest rate measured for a parser that is linear but slow. None (0) for parsers far under 1 s at
+   * their size limit.
+   */
+  msPerMiB?: number;
 }
 
 type Load = () => Promise<FuzzTarget>;
@@ -28,3 +34,13 @@ export const TARGETS: Readonly<Record<string, Load>> = {
   protobuf: async () => (await import('./targets/protobuf.js')).target,
   'admin-routes': async () => (await import('./targets/admin-routes.js')).target,
 };
+
+/** Targets that check the runner itself: selectable by name, not part of `all` or `--list`. */
+export const RUNNER_CHECKS: Readonly<Record<string, Load>> = {
+  'toy-quadratic': async () => (await import('./targets/toy-quadratic.js')).target,
+};
+
+/** A target or runner check by name. */
+export function loadTarget(name: string): Load | undefined {
+  return TARGETS[name] ?? RUNNER_CHECKS[name];
+}

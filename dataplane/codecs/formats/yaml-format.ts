@@ -2,9 +2,10 @@
 // a stream is one input, in order; a stream without documents gives no input. The core schema is forced
 // (a `%YAML 1.1` directive does not bring back `yes`/`no` booleans or timestamps); integers are exact
 // (bigints); the only tag beyond the core schema is !!binary; other tags leave a scalar as its text.
-// A payload may hold at most YAML_MAX_DOCUMENTS documents (yaml-markers.ts, before any parsing).
+// A payload may hold at most YAML_MAX_DOCUMENTS documents (yaml-markers.ts, before any parsing). Parsing
+// stops at the first error (yaml-first-error.ts).
 // The walk to view text is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
-import type { DocumentOptions, ErrorCode, ParseOptions, SchemaOptions, YAMLError } from 'yaml';
+import type { Document, DocumentOptions, ErrorCode, ParseOptions, SchemaOptions } from 'yaml';
 import { messageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
@@ -13,6 +14,7 @@ import { YAML_MAX_DOCUMENTS } from './format-limits.js';
 import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
 import { checkWritable } from './view-text.js';
+import { parseUntilError } from './yaml-first-error.js';
 import { refuseManyDocuments } from './yaml-markers.js';
 import { YamlView, type AliasBudget, type Position } from './yaml-view.js';
 
@@ -70,39 +72,65 @@ export const yamlFormat: PayloadFormat = {
       () => {
         checkWritable(FORMAT, value);
         // No anchors for values that share an object. No folding and no block scalars: yaml 2.9.1 writes a
-        // string whose first line is only blanks as a `|+` block that reads back without them.
+        // string whose first line is only blanks as a `|+` block that reads back without them. Double-quoted
+        // strings stay on one line: spread over several (from 40 characters on), a line that starts with
+        // blanks can read back with a backslash in it (yaml-write.test.ts).
         const doc = new (yamlLibrary().Document)(value, {
           version: '1.2',
           schema: 'core',
           aliasDuplicateObjects: false,
         });
-        return { bytes: encoder.encode(doc.toString({ lineWidth: 0, blockQuote: false })) };
+        quoteByteOrderMarks(doc);
+        const text = doc.toString({
+          lineWidth: 0,
+          blockQuote: false,
+          doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER,
+        });
+        return { bytes: encoder.encode(text) };
       },
       WRITE_FAILED,
     );
   },
 };
 
+/**
+ * Strings holding U+FEFF are written double-quoted (as `\uFEFF`): yaml 2.9.1 writes them plain, and a byte
+ * order mark where a document starts is dropped on reading (`"\uFEFF- x"` read back as the list `[x]`).
+ */
+function quoteByteOrderMarks(doc: Document): void {
+  const yaml = yamlLibrary();
+  yaml.visit(doc, {
+    Scalar: (_, node) => {
+      if (typeof node.value === 'string' && node.value.includes('\uFEFF')) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+}
+
 function readDocuments(text: string): string[] {
   refuseManyDocuments(text); // before the library parses anything
-  const documents = yamlLibrary().parseAllDocuments(text, PARSE_OPTIONS);
+  // Lines are counted only for a reason: a LineCounter would cost every payload about a tenth more.
+  const position = (offset: number): string => lineColumn(text, offset);
+  const parsed = parseUntilError(text, PARSE_OPTIONS);
+  if ('error' in parsed) {
+    const { code, offset, document } = parsed.error;
+    parseFailure(code, offset, `${FORMAT} document ${document + 1}`, position);
+  }
+  const { documents } = parsed;
   // The marker lines bound the documents to one more than the limit; this keeps the limit exact.
   if (documents.length > YAML_MAX_DOCUMENTS) {
     fail('SR3011', `${FORMAT}: more than ${YAML_MAX_DOCUMENTS} documents in the payload`);
   }
   const budget: AliasBudget = { nodes: 0, text: 0 };
-  // Lines are counted only for a reason: a LineCounter would cost every payload about a tenth more.
-  const position = (offset: number): string => lineColumn(text, offset);
   return documents.map((doc, index) => {
     const label = `${FORMAT} document ${index + 1}`;
     const error = doc.errors[0];
-    if (error !== undefined) parseFailure(error, label, position);
+    if (error !== undefined) parseFailure(error.code, error.pos[0], label, position);
     return new YamlView(label, position, budget).document(doc);
   });
 }
 
-function parseFailure(error: YAMLError, label: string, position: Position): never {
-  const code = error.code === 'RESOURCE_EXHAUSTION' ? 'SR3011' : 'SR3010';
-  const at = position(error.pos[0]);
-  return fail(code, `${label}: ${PROBLEMS[error.code] ?? 'does not parse'} at ${at}`, at);
+function parseFailure(problem: ErrorCode, offset: number, label: string, position: Position): never {
+  const code = problem === 'RESOURCE_EXHAUSTION' ? 'SR3011' : 'SR3010';
+  const at = position(offset);
+  return fail(code, `${label}: ${PROBLEMS[problem] ?? 'does not parse'} at ${at}`, at);
 }

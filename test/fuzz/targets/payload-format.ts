@@ -283,6 +283,9 @@ export function formatTarget(name: JaqFormat): FuzzTarget {
   return {
     // An HTTP ingestor's default body limit (operator/api/kinds/http-ingestor.ts: 1 MiB).
     maxBytes: 1024 * 1024,
+    // Linear: YAML up to ~6 s per MiB on its slowest inputs found (`- -` lines), the others up to ~1.4 s, on
+    // the busy 2-core machine (docs/benchmarks.md).
+    msPerMiB: name === 'YAML' ? 10000 : 2000,
     ...grammar,
     bytes: binary,
     seeds: () => [

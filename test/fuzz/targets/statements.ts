@@ -8,6 +8,8 @@ const decoder = new TextDecoder();
 export const target: FuzzTarget = {
   // Statement files and stdin are read whole; a megabyte is far beyond any real script.
   maxBytes: 1024 * 1024,
+  // Linear, up to ~3.4 s per MiB on its slowest inputs found on the busy 2-core machine (docs/benchmarks.md).
+  msPerMiB: 6000,
   tokens: [
     'CREATE ',
     'OR REPLACE ',
