@@ -12,13 +12,19 @@ export const STACK_BYTES = 1 << 20;
 const GUARD_OFFSET = 16 << 10;
 const GUARD_BYTES = 16 << 10;
 
-/** WebAssembly's API as Node has it (the project's TypeScript libs declare only its types). */
-const wasm = (
-  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
-).WebAssembly;
+/**
+ * A compiled WebAssembly.Module, opaque here: it is only handed to the threads. The build's TypeScript libs
+ * (ES2023 and Node's types) do not declare the WebAssembly namespace, so neither this file nor the build
+ * may name it.
+ */
+export type WasmModule = object;
+
+/** WebAssembly's API as Node has it. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
+  .WebAssembly;
 
 export interface JqWasmModule {
-  module: WebAssembly.Module;
+  module: WasmModule;
   /** Bytes of jq's memory a call must leave untouched; undefined when the layout is not the expected one. */
   guard: { from: number; to: number } | undefined;
 }
