@@ -79,19 +79,20 @@ describe('telemetry', () => {
           const lines: { count: number; side: string }[] = [];
           const logger = pino(
             { level: 'warn' },
-            { write: (line: string) => void lines.push(JSON.parse(line)) },
+            { write: (line: string) => void lines.push(JSON.parse(line) as { count: number; side: string }) },
           );
           const clock = new ManualClock(0);
           const telemetry = new Telemetry({ registry: new Registry(), logger, domain: 'd', clock });
           const component = telemetry.component('correlator', 'c');
           for (const [wait, side] of drops) {
-            await clock.advance(wait);
+            clock.advance(wait);
             component.drop('correlation_timeout', `a ${side} record found no partner within MAX TIME`, {
               side,
             });
             await Promise.resolve();
           }
-          await clock.advance(10_000);
+          clock.advance(10_000);
+          await Promise.resolve();
           const elapsed = drops.reduce((sum, [wait]) => sum + wait, 0);
           for (const side of ['left', 'right']) {
             const mine = lines.filter((line) => line.side === side);

@@ -2,17 +2,17 @@
 // loopback listeners on free ports and warn-level logs to a file, the way syslog-wire-node.ts starts it;
 // its HTTP and admin ports come from the start line. Statements go through the control API, as the CLI
 // sends them.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeCommandArgs, spawnLogged } from '../support/node-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
 
 export interface SoakNode {
   readonly pid: number;
@@ -70,35 +70,7 @@ export function removeSoakDir(log: string): void {
 }
 
 function spawnNode(entry: string, dir: string, manifests: string, log: string): ChildProcess {
-  const nodeArgs = [
-    entry,
-    'node',
-    '--manifests',
-    manifests,
-    '--data-dir',
-    join(dir, 'data'),
-    '--http-listen-addr',
-    '127.0.0.1:0',
-    '--https-listen-addr',
-    '127.0.0.1:0',
-    '--admin-listen-addr',
-    '127.0.0.1:0',
-    '--log-level',
-    'warn',
-  ];
-  const [command, args] = SETPRIV
-    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs]]
-    : [process.execPath, nodeArgs];
-  const out = openSync(log, 'a');
-  try {
-    return spawn(command, args, {
-      cwd: ROOT,
-      stdio: ['ignore', out, out],
-      env: { ...process.env, TZ: 'UTC' },
-    });
-  } finally {
-    closeSync(out);
-  }
+  return spawnLogged([entry, ...nodeCommandArgs(manifests, join(dir, 'data'))], log, ROOT);
 }
 
 /** The ports from the start line (`… HTTP 127.0.0.1:P · admin http://127.0.0.1:Q · …`). */

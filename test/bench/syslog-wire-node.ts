@@ -6,13 +6,11 @@
 // reaching the count; a relay run is complete when the sink has the markers, as for the daemons.
 // `--cpu-prof` (with a directory) profiles the node; the profile is written when the node stops. The node
 // runs through tsx, or from tsc's output in a directory of its own (compileNode) for line-exact profiles.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
-  closeSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -23,11 +21,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchAdmin } from '../fixtures/admin-client.js';
 import { freeTcpPort, waitForTcpPort, type Target } from './syslog-wire-peers.js';
+import { nodeCommandArgs, spawnLogged } from '../support/node-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STOP_GRACE_MS = 10_000;
 const READY_TIMEOUT_MS = 30_000;
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
 
 /** The statements of both modes: the SYSLOG wire schema's fields, its codec, the relay, the listener. */
 export function receiverStatements(port: number): string {
@@ -153,36 +151,7 @@ function spawnNode(dir: string, manifests: string, log: string, options: NodeOpt
   const { cpuProfileDir, entry } = options;
   const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir];
   const main = entry === undefined ? ['--import', 'tsx', join(ROOT, 'operator/cli/main.ts')] : [entry];
-  const nodeArgs = [
-    ...profile,
-    ...main,
-    'node',
-    '--manifests',
-    manifests,
-    '--data-dir',
-    join(dir, 'data'),
-    '--http-listen-addr',
-    '127.0.0.1:0',
-    '--https-listen-addr',
-    '127.0.0.1:0',
-    '--admin-listen-addr',
-    '127.0.0.1:0',
-    '--log-level',
-    'warn',
-  ];
-  const [command, args] = SETPRIV
-    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs]]
-    : [process.execPath, nodeArgs];
-  const out = openSync(log, 'a');
-  try {
-    return spawn(command, args, {
-      cwd: ROOT,
-      stdio: ['ignore', out, out],
-      env: { ...process.env, TZ: 'UTC' },
-    });
-  } finally {
-    closeSync(out);
-  }
+  return spawnLogged([...profile, ...main, ...nodeCommandArgs(manifests, join(dir, 'data'))], log, ROOT);
 }
 
 /** The admin port from the node's start line (`… admin http://127.0.0.1:PORT · …`). */

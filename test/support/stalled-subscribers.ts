@@ -11,6 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { nodeCommandArgs } from './node-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -69,17 +70,7 @@ export async function startNodeProcess(
     '--import',
     'tsx',
     join(ROOT, 'operator/cli/main.ts'),
-    'node',
-    '--manifests',
-    dir,
-    '--http-listen-addr',
-    '127.0.0.1:0',
-    '--https-listen-addr',
-    '127.0.0.1:0',
-    '--admin-listen-addr',
-    '127.0.0.1:0',
-    '--log-level',
-    'warn',
+    ...nodeCommandArgs(dir),
     ...extraArgs,
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
