@@ -14,9 +14,10 @@ import { BODY_FAMILIES, type BodyFormat } from '../fixtures/worst-case-bodies.js
 const BODY_BYTES = 1 << 20;
 /**
  * Garbage promoted out of the young generation waits for the next full collection, so a sampled peak
- * includes some that is not held: this much is allowed on top of 4× the body.
+ * includes some that is not held: this much is allowed on top of 4× the body (Node 24 collects later than
+ * Node 20: 17 MiB was seen there; reading these bodies on the event loop grew it by up to 435 MiB).
  */
-const GARBAGE_ALLOWANCE = 4 << 20;
+const GARBAGE_ALLOWANCE = 24 << 20;
 const FORMATS: BodyFormat[] = ['JSON', 'YAML', 'TOML', 'XML', 'CBOR', 'wire-json'];
 const slug = (format: BodyFormat): string => format.toLowerCase().replace('-', '_');
 
