@@ -42,8 +42,6 @@ describe('fuzz hang limit', () => {
     const steps = (bytes: number): number => quadraticWork(new Uint8Array(bytes)).steps;
     assert.ok(Math.abs(steps(64 * KiB) / steps(32 * KiB) - 4) < 0.01);
     const double = msFor(64 * KiB);
-    const atMiB = double * (MiB / (64 * KiB)) ** 2;
-    assert.ok(atMiB > hangLimitMs(10000, MiB), `~${atMiB.toFixed(0)} ms at 1 MiB`);
     assert.ok(double < hangLimitMs(10000, 64 * KiB), 'as fast as a parser at 64 KiB');
   });
 });
