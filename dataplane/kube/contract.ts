@@ -22,6 +22,11 @@ export const ANNOTATION_SHA256 = 'streamroute.io/sha256';
 export const ANNOTATION_ENCODING = 'streamroute.io/encoding';
 /** JSON array of the paths inside a resource version, in the order of its keys `file-0`, `file-1`, … */
 export const ANNOTATION_FILES = 'streamroute.io/files';
+/**
+ * On the index: the fleet's size as the operator counts DataplaneNode reports, rounded up to a power of
+ * two; every node derives its report timing from it (fleet-policy.ts, decision 0018).
+ */
+export const ANNOTATION_FLEET_NODES = 'streamroute.io/fleet-nodes';
 /** A CLI transaction (BEGIN … COMMIT): its id, how many objects it applied, and which (Kind/name, …). */
 export const ANNOTATION_TRANSACTION = 'streamroute.io/transaction';
 export const ANNOTATION_TRANSACTION_SIZE = 'streamroute.io/transaction-size';
@@ -66,6 +71,8 @@ export interface GraphPointer {
 /** `index.json` in the index ConfigMap: one watch of it tells a node every domain and its version. */
 export interface GraphIndex {
   domains: Record<string, { version: number; sha256: string }>;
+  /** The fleet size annotation (ANNOTATION_FLEET_NODES), when the operator has published one. */
+  fleetNodes?: number;
 }
 
 export const DATAPLANE_NODE_PLURAL = 'dataplanenodes';

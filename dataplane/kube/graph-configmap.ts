@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import {
+  ANNOTATION_FLEET_NODES,
   ANNOTATION_ENCODING,
   ANNOTATION_SHA256,
   GRAPH_GZIP_KEY,
@@ -13,6 +14,7 @@ import {
   type GraphIndex,
 } from './contract.js';
 import type { KubeObject } from '../kube-client/list-watch.js';
+import { parseFleetNodes } from './fleet-policy.js';
 
 export interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
@@ -115,7 +117,8 @@ export function decodeIndex(configMap: ConfigMap): Decoded<GraphIndex> {
   const domains = (parsed as { domains?: unknown } | null)?.domains;
   if (typeof domains !== 'object' || domains === null || Array.isArray(domains))
     return refuse(`${what}: ${INDEX_KEY} has no "domains" object`);
-  const index: GraphIndex = { domains: {} };
+  const fleetNodes = parseFleetNodes(configMap.metadata.annotations?.[ANNOTATION_FLEET_NODES]);
+  const index: GraphIndex = { domains: {}, ...(fleetNodes === undefined ? {} : { fleetNodes }) };
   for (const [domain, entry] of Object.entries(domains as Record<string, unknown>)) {
     const parsedEntry = indexEntry(entry);
     if (parsedEntry === undefined)

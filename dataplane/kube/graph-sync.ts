@@ -101,6 +101,11 @@ export class GraphSync {
     }));
   }
 
+  /** The fleet size the newest index publishes (fleet-policy.ts); undefined when it publishes none. */
+  fleetNodes(): number | undefined {
+    return this.#wanted?.fleetNodes;
+  }
+
   /** The JSON of the graph a domain runs (undefined when none runs). */
   runningGraph(domain: string): unknown {
     return this.#domains.get(domain)?.graph;

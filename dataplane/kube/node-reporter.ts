@@ -11,12 +11,15 @@ import type { GraphSync } from './graph-sync.js';
 import { isStatus, KubeApiError, type KubeApi } from '../kube-client/kube-api.js';
 import { boundedReport, componentReport, reportContent, type NodeReportStatus } from './node-report.js';
 import { ReportSchedule, type ReportTiming, type WriteReason } from './report-schedule.js';
+import { fleetPolicy } from './fleet-policy.js';
+import { urgencyOf } from './report-urgency.js';
 
 export interface NodeReporterOptions {
   api: Pick<KubeApi, 'request'>;
   nodeName: string;
   describe: (domain: string, kind: DescribedKind, name: string) => Promise<ComponentDescription | undefined>;
-  sync: Pick<GraphSync, 'states' | 'runningGraph'>;
+  /** `fleetNodes`: the fleet size the index publishes (absent: the defaults of a small fleet). */
+  sync: Pick<GraphSync, 'states' | 'runningGraph'> & Partial<Pick<GraphSync, 'fleetNodes'>>;
   logger: Logger;
   clock: Clock;
   random: () => number;
@@ -35,6 +38,10 @@ export class NodeReporter {
   #created = false;
   #heartbeatOwed = false;
   #tail: Promise<void> = Promise.resolve();
+  /** Classifications of changes run one at a time, in order. */
+  #classifying: Promise<void> = Promise.resolve();
+  /** A graph version applied since the last write is reported at once (this node is in the sample). */
+  #sampled = false;
   #poll: TimerHandle | undefined;
   #stopped = false;
   /** The last status written (tests, logs). */
@@ -49,6 +56,10 @@ export class NodeReporter {
       clock: options.clock,
       random: options.random,
       ...(options.timing === undefined ? {} : { timing: options.timing }),
+      // a fixed period given by the caller (tests) wins over the fleet's
+      ...(options.timing?.heartbeatMs === undefined
+        ? { heartbeatMs: () => fleetPolicy(options.sync.fleetNodes?.()).heartbeatMs }
+        : {}),
       write: (reason) => void this.#enqueue(reason),
     });
   }
@@ -59,12 +70,23 @@ export class NodeReporter {
     this.#armPoll();
   }
 
+  /** Something the report shows may have changed: written at once, later, or not at all (urgencyOf). */
   changed(): void {
-    this.#schedule.changed();
+    this.#classifying = this.#classifying.then(() => this.#compare());
   }
 
+  /**
+   * A new graph version runs: this node reports it at once (after a random 0–5 s) with the fleet's
+   * probability, so a fleet's first reports of a version are a sample of about IMMEDIATE_REPORTS nodes.
+   */
   graphApplied(): void {
-    this.#schedule.graphApplied();
+    if (this.#o.random() < fleetPolicy(this.#o.sync.fleetNodes?.()).immediateProbability)
+      this.#sampled = true;
+  }
+
+  /** When the next heartbeat is due (ms on the clock; tests, the scale benchmark). */
+  get heartbeatDueAt(): number | undefined {
+    return this.#schedule.heartbeatDueAt;
   }
 
   /** Stops scheduling; resolves after a write in flight. */
@@ -96,13 +118,19 @@ export class NodeReporter {
     if (this.#stopped) return;
     this.#poll = this.#o.clock.setTimeout(() => {
       this.#poll = undefined;
-      void this.#compare().finally(() => this.#armPoll());
+      this.changed();
+      void this.#classifying.finally(() => this.#armPoll());
     }, this.#o.pollMs ?? 10_000);
   }
 
   async #compare(): Promise<void> {
+    if (this.#stopped) return;
     try {
-      if (reportContent(await this.collect()) !== this.#written) this.#schedule.changed();
+      const current = await this.collect();
+      const urgency = this.#written === undefined ? 'now' : urgencyOf(this.lastWritten, current);
+      if (urgency === 'now') this.#schedule.changed();
+      else if (urgency === 'later' && this.#sampled) this.#schedule.graphApplied();
+      else if (urgency === 'later') this.#schedule.deferred();
     } catch (error: unknown) {
       this.#log.warn(
         { event: 'report_collect_failed', error: errorText(error) },
@@ -126,6 +154,7 @@ export class NodeReporter {
       await this.#send(status);
       this.#written = content;
       this.#heartbeatOwed = false;
+      this.#sampled = false;
       this.lastWritten = status;
       this.writes++;
       this.#schedule.written();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ManualClock } from '../core/clock.js';
 import { ReportSchedule, type WriteReason } from './report-schedule.js';
+import { fleetBucket, fleetPolicy } from './fleet-policy.js';
 
 /** A schedule on a manual clock that records each write (time, reason) and acknowledges it. */
 function schedule(random: () => number = () => 0.5, acknowledge = true) {
@@ -164,5 +165,99 @@ describe('ReportSchedule', () => {
     clock.advance(3_600_000);
     assert.equal(writes.length, 1);
     assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('reads the fleet period when the heartbeat falls due: a fleet that grew waits out the longer period', () => {
+    let period = 300_000;
+    const clock = new ManualClock(0);
+    const writes: number[] = [];
+    const s: ReportSchedule = new ReportSchedule({
+      clock,
+      random: () => 1, // the latest beat: 1.5 periods
+      heartbeatMs: () => period,
+      write: () => {
+        writes.push(clock.now());
+        s.written();
+      },
+    });
+    s.changed();
+    clock.advance(0);
+    period = 800_000; // the operator published a larger fleet
+    clock.advance(450_000);
+    assert.deepEqual(writes, [0], 'not at 1.5 × the old period');
+    assert.equal(s.heartbeatDueAt, 1_200_000);
+    clock.advance(750_000);
+    assert.deepEqual(writes, [0, 1_200_000], 'the same draw of the jitter over the new period');
+  });
+
+  it('deferred(): rides the heartbeat, brought forward to a uniform time within one period, once per write', () => {
+    let next = 0.5;
+    const { clock, writes, s } = schedule(() => next);
+    s.changed();
+    clock.advance(0); // written at 0, next = 0.5: beat at 300 s
+    clock.advance(10_000);
+    next = 0.25; // within the next period: at 10 s + 75 s
+    s.deferred();
+    assert.equal(s.heartbeatDueAt, 85_000);
+    next = 0;
+    s.deferred(); // a second call before the write changes nothing
+    assert.equal(s.heartbeatDueAt, 85_000);
+    clock.advance(75_000);
+    assert.deepEqual(writes.at(-1), [85_000, 'heartbeat']);
+    next = 0.9; // written with next = 0: due at 85 s + 150 s; a later draw never postpones it
+    s.deferred();
+    assert.equal(s.heartbeatDueAt, 85_000 + 150_000);
+  });
+
+  it('a fleet of 15,000 after a new graph version: the sample and the heartbeats, far under 150 writes/s', function () {
+    this.timeout(120_000); // 15,000 schedules on one manual clock
+    const nodes = 15_000;
+    const policy = fleetPolicy(fleetBucket(nodes, undefined));
+    let seed = 42;
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const clock = new ManualClock(0);
+    const writes: number[] = [];
+    const lastWrite: number[] = [];
+    const fleet = Array.from({ length: nodes }, (_, i) => {
+      const s: ReportSchedule = new ReportSchedule({
+        clock,
+        random,
+        heartbeatMs: () => policy.heartbeatMs,
+        write: () => {
+          writes.push(clock.now());
+          lastWrite[i] = clock.now();
+          s.written();
+        },
+      });
+      return s;
+    });
+    for (const s of fleet) s.changed(); // every node's first report
+    clock.advance(2 * policy.heartbeatMs); // heartbeats spread
+    const changedAt = clock.now();
+    const before = writes.length;
+    for (const s of fleet) {
+      if (random() < policy.immediateProbability) s.graphApplied();
+      else s.deferred();
+    }
+    clock.advance(60_000);
+    const minute = writes.length - before;
+    clock.advance(policy.heartbeatMs);
+    // the minute after: the sample (~460), the beats that were due anyway (N / period) and the deferred
+    // ones drawn into it (N / period again): the earliest of two uniform draws is twice as dense at first
+    const perSecond = minute / 60;
+    const heartbeatRate = nodes / (policy.heartbeatMs / 1000);
+    const expected = 2 * heartbeatRate + (nodes * policy.immediateProbability) / 60;
+    assert.ok(
+      Math.abs(perSecond - expected) < 0.15 * expected,
+      `${perSecond.toFixed(1)} writes/s, expected ${expected.toFixed(1)}`,
+    );
+    assert.ok(perSecond < 60, `${perSecond.toFixed(1)} writes/s in the minute after`);
+    const steady = writes.filter((at) => at > changedAt - policy.heartbeatMs && at <= changedAt).length;
+    assert.ok(steady / (policy.heartbeatMs / 1000) <= 20, 'steady heartbeats within 20 writes/s');
+    // within one period every node has written (its deferred beat or an earlier one)
+    assert.ok(lastWrite.every((at) => at > changedAt));
   });
 });

@@ -4,6 +4,10 @@
 // `heartbeatMs` (5 min) ± `heartbeatJitter` (50 %) after the last write. The wide jitter matters: a
 // graph change makes a whole fleet write within 5 s, and ± 10 % would keep those heartbeats bunched into
 // one minute every 5 minutes (1,000 nodes: ~17 writes/s); ± 50 % spreads them over 10 minutes at once.
+// The period follows the fleet's size (fleet-policy.ts, decision 0018): it is read again when the
+// heartbeat falls due, so a node whose fleet grew since its last write waits out the longer period, with
+// the same draw of the jitter. A change that can wait (`deferred`) rides the heartbeat, brought forward
+// to a uniform time within one period if it was due later.
 // Pure decisions on an injected clock and random source: the caller writes (or finds nothing changed
 // and skips) when told, and says when a write went through with `written()` — only then does the
 // heartbeat move.
@@ -36,6 +40,16 @@ export interface ReportScheduleOptions {
   timing?: Partial<ReportTiming>;
   /** Time to write (the report may turn out unchanged: then the caller skips, except for a heartbeat). */
   write: (reason: WriteReason) => void;
+  /** The heartbeat's mean period now (the fleet's, fleet-policy.ts); default `timing.heartbeatMs`. */
+  heartbeatMs?: () => number;
+}
+
+/** The pending heartbeat; `writtenAt` and `factor` set: due at writtenAt + period × factor, read late. */
+interface Heartbeat {
+  timer: TimerHandle;
+  at: number;
+  writtenAt?: number;
+  factor?: number;
 }
 
 export class ReportSchedule {
@@ -43,10 +57,13 @@ export class ReportSchedule {
   readonly #random: () => number;
   readonly #timing: ReportTiming;
   readonly #write: (reason: WriteReason) => void;
+  readonly #period: () => number;
   /** When the last write was started (the 10 s spacing counts from it). */
   #lastWriteAt: number | undefined;
   #due: { at: number; timer: TimerHandle } | undefined;
-  #heartbeat: TimerHandle | undefined;
+  #heartbeat: Heartbeat | undefined;
+  /** A deferred change has brought the heartbeat forward since the last write (once per write). */
+  #deferred = false;
   /** Writes that failed in a row: each doubles the wait before the next try (API down, RBAC broken). */
   #failures = 0;
   #stopped = false;
@@ -56,6 +73,17 @@ export class ReportSchedule {
     this.#random = options.random;
     this.#timing = { ...DEFAULT_REPORT_TIMING, ...options.timing };
     this.#write = options.write;
+    const fixed = this.#timing.heartbeatMs;
+    this.#period = options.heartbeatMs ?? (() => fixed);
+  }
+
+  /** When the pending heartbeat is due now (undefined: none armed). */
+  get heartbeatDueAt(): number | undefined {
+    const heartbeat = this.#heartbeat;
+    if (heartbeat === undefined) return undefined;
+    return heartbeat.factor === undefined || heartbeat.writtenAt === undefined
+      ? heartbeat.at
+      : Math.max(heartbeat.at, heartbeat.writtenAt + this.#period() * heartbeat.factor);
   }
 
   /** When the next change write is due (undefined: none pending). */
@@ -76,17 +104,28 @@ export class ReportSchedule {
     this.#arm(at);
   }
 
+  /**
+   * The report changed in a way that can wait (decision 0018): write it with the heartbeat, brought
+   * forward to a uniform time within one period from now if it was due later. Once per write: calling
+   * it again before the next write changes nothing (a minimum of many draws would not be uniform).
+   */
+  deferred(): void {
+    if (this.#stopped || this.#deferred) return;
+    this.#deferred = true;
+    const at = this.#clock.now() + this.#random() * this.#period();
+    const due = this.heartbeatDueAt;
+    if (due !== undefined && due <= at) return;
+    this.#armHeartbeat({ at });
+  }
+
   /** A write went through: the heartbeat counts from now. */
   written(): void {
     if (this.#stopped) return;
     this.#failures = 0;
-    if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat);
-    const { heartbeatMs, heartbeatJitter } = this.#timing;
-    const wait = heartbeatMs * (1 + heartbeatJitter * (2 * this.#random() - 1));
-    this.#heartbeat = this.#clock.setTimeout(() => {
-      this.#heartbeat = undefined;
-      this.#fire('heartbeat');
-    }, wait);
+    this.#deferred = false;
+    const factor = 1 + this.#timing.heartbeatJitter * (2 * this.#random() - 1);
+    const writtenAt = this.#clock.now();
+    this.#armHeartbeat({ at: writtenAt + this.#period() * factor, writtenAt, factor });
   }
 
   /**
@@ -103,9 +142,25 @@ export class ReportSchedule {
   stop(): void {
     this.#stopped = true;
     if (this.#due !== undefined) this.#clock.clearTimeout(this.#due.timer);
-    if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat);
+    if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat.timer);
     this.#due = undefined;
     this.#heartbeat = undefined;
+  }
+
+  #armHeartbeat(heartbeat: Omit<Heartbeat, 'timer'>): void {
+    if (this.#stopped) return;
+    if (this.#heartbeat !== undefined) this.#clock.clearTimeout(this.#heartbeat.timer);
+    const timer = this.#clock.setTimeout(() => {
+      this.#heartbeat = undefined;
+      const due =
+        heartbeat.factor === undefined || heartbeat.writtenAt === undefined
+          ? heartbeat.at
+          : heartbeat.writtenAt + this.#period() * heartbeat.factor;
+      // the fleet grew since the last write: wait out the longer period
+      if (due > this.#clock.now()) this.#armHeartbeat({ ...heartbeat, at: due });
+      else this.#fire('heartbeat');
+    }, heartbeat.at - this.#clock.now());
+    this.#heartbeat = { ...heartbeat, timer };
   }
 
   #earliest(): number {

@@ -3,6 +3,9 @@
 // and the DataplaneNode reports. It keeps what it saw by kind, namespace and name, and tells the work
 // queue which domain changed and why: its own objects, or the part of a node report that names it.
 // Every replica runs it, so a replica that becomes leader starts with a warm cache.
+// Node reports are kept slim (no managedFields, no counters: 15,000 of them are most of the operator's
+// memory otherwise) and counted as they arrive into FleetReports (decision 0018), so a roll-up never
+// walks the fleet; a minute's scan leaves out the reports that stopped being written.
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { GRAPH_KINDS } from '../api/index.js';
@@ -18,6 +21,12 @@ import { runListWatch, type KubeObject } from '../../dataplane/kube-client/list-
 import type { Clock } from '../../dataplane/core/clock.js';
 import type { ClusterObject, DomainSnapshot } from './domain-snapshot.js';
 import type { ChangeReason } from './work-queue.js';
+import type { TimerHandle } from '../../dataplane/core/clock.js';
+import { fleetPolicy } from '../../dataplane/kube/fleet-policy.js';
+import { FleetReports } from './fleet-reports.js';
+
+/** How often reports are checked for staleness (they leave the roll-up this late at most). */
+export const EXPIRE_EVERY_MS = 60_000;
 
 /** One list-watch: a kind, where it is read from, and whether it names domains or reports on them. */
 export interface CacheStream {
@@ -82,6 +91,10 @@ export interface ClusterCacheOptions {
   onChange: (domain: string, reason: ChangeReason) => void;
   /** The reflector; tests pass one that feeds lists and events by hand. */
   listWatch?: typeof runListWatch;
+  /** Wall-clock epoch ms (reports carry wall-clock heartbeat times); default Date.now. */
+  wallNow?: () => number;
+  /** The fleet size the index publishes (its stale age and report window follow it, fleet-policy.ts). */
+  fleetNodes?: () => number | undefined;
 }
 
 /** kind → namespace ('' when cluster-scoped) → name → object. */
@@ -97,6 +110,8 @@ export class ClusterCache {
   readonly #abort = new AbortController();
   #loops: Promise<void>[] = [];
   #syncedWaiters: (() => void)[] = [];
+  readonly #fleet = new FleetReports();
+  #expireTimer: TimerHandle | undefined;
 
   constructor(options: ClusterCacheOptions) {
     this.#options = options;
@@ -108,6 +123,7 @@ export class ClusterCache {
   /** Starts every list-watch; they run until stop(). */
   start(): void {
     if (this.#loops.length > 0) return;
+    this.#armExpire();
     const listWatch = this.#options.listWatch ?? runListWatch;
     this.#loops = this.#streams.map((stream) =>
       listWatch<ClusterObject>(
@@ -130,6 +146,8 @@ export class ClusterCache {
 
   async stop(): Promise<void> {
     this.#abort.abort();
+    if (this.#expireTimer !== undefined) this.#options.clock.clearTimeout(this.#expireTimer);
+    this.#expireTimer = undefined;
     await Promise.all(this.#loops);
   }
 
@@ -166,13 +184,48 @@ export class ClusterCache {
     return [...domains].sort();
   }
 
-  /** Everything the cache holds for one domain, in a stable order (kind order, then name). */
+  /**
+   * Everything the cache holds for one domain, in a stable order (kind order, then name); the node
+   * reports as counts (`nodes`), and as a list only when asked for (`nodeReports`, sorted on demand).
+   */
   snapshot(domain: string): DomainSnapshot {
     const objects: ClusterObject[] = [];
     for (const definition of GRAPH_KINDS) objects.push(...this.#list(definition.kind, domain));
     const resourceVersions = [...this.#list(CONFIG_MAP, domain), ...this.#list(SECRET, domain)];
-    const nodeReports = this.#list(DATAPLANE_NODE, '');
-    return { domain, objects, resourceVersions, nodeReports };
+    const list = (): ClusterObject[] => this.#list(DATAPLANE_NODE, '');
+    const nodes = { counts: this.#fleet.domain(domain), reportWithinMs: this.#policy().heartbeatMs };
+    return {
+      domain,
+      objects,
+      resourceVersions,
+      get nodeReports() {
+        return list();
+      },
+      nodes,
+    };
+  }
+
+  /** DataplaneNode reports held (the fleet's size as this cache sees it). */
+  get nodeReportCount(): number {
+    return this.#fleet.size;
+  }
+
+  #policy(): ReturnType<typeof fleetPolicy> {
+    return fleetPolicy(this.#options.fleetNodes?.());
+  }
+
+  #wallNow(): number {
+    return (this.#options.wallNow ?? Date.now)();
+  }
+
+  #armExpire(): void {
+    this.#expireTimer = this.#options.clock.setTimeout(() => {
+      this.#expireTimer = undefined;
+      if (this.#abort.signal.aborted) return;
+      for (const domain of this.#fleet.expire(this.#wallNow(), this.#policy().staleMs))
+        this.#emit(domain, 'nodes');
+      this.#armExpire();
+    }, EXPIRE_EVERY_MS);
   }
 
   /** One object as last observed. */
@@ -198,8 +251,10 @@ export class ClusterCache {
     const after = new Map<string, Map<string, ClusterObject>>(
       [...byNamespace].filter(([namespace]) => covered(namespace)),
     );
-    if (stream.role === 'nodeReport') this.#notifyReports(before.get(''), after.get(''));
-    else this.#notifyRelisted(before, after);
+    if (stream.role === 'nodeReport') {
+      this.#recount(before.get(''), after.get(''));
+      this.#notifyReports(before.get(''), after.get(''));
+    } else this.#notifyRelisted(before, after);
     this.#markListed(stream);
   }
 
@@ -216,6 +271,13 @@ export class ClusterCache {
       return;
     }
     const current = type === 'DELETED' ? undefined : byNamespace.get('')?.get(object.metadata.name);
+    this.#onReport(object.metadata.name, old, current);
+  }
+
+  /** A node report was written or deleted: its counts follow, and the domains whose part moved are queued. */
+  #onReport(name: string, old: ClusterObject | undefined, current: ClusterObject | undefined): void {
+    if (current === undefined) this.#fleet.delete(name);
+    else this.#fleet.put(current, this.#wallNow(), this.#policy().staleMs);
     for (const domain of changedReportDomains(old, current)) this.#emit(domain, 'nodes');
   }
 
@@ -266,6 +328,21 @@ export class ClusterCache {
     for (const domain of [...domains].sort()) this.#emit(domain, 'nodes');
   }
 
+  /** After a (re)list: counts follow the listed reports. */
+  #recount(
+    before: Map<string, ClusterObject> | undefined,
+    after: Map<string, ClusterObject> | undefined,
+  ): void {
+    for (const name of before?.keys() ?? []) if (after?.has(name) !== true) this.#fleet.delete(name);
+    const now = this.#wallNow();
+    const { staleMs } = this.#policy();
+    for (const [name, report] of after ?? []) {
+      const version = before?.get(name)?.metadata.resourceVersion;
+      if (version === undefined || version !== report.metadata.resourceVersion)
+        this.#fleet.put(report, now, staleMs);
+    }
+  }
+
   #emit(domain: string, reason: ChangeReason): void {
     const watched = this.#options.namespaces;
     if (watched !== undefined && !watched.includes(domain)) return;
@@ -307,8 +384,12 @@ export class ClusterCache {
   }
 }
 
-/** List items of core kinds carry no kind/apiVersion; Secrets are kept without their data. */
+/**
+ * List items of core kinds carry no kind/apiVersion; Secrets are kept without their data; node reports
+ * keep only what the roll-up and change detection read (name, resourceVersion, the status without counters).
+ */
 function normalize(stream: CacheStream, item: ClusterObject): ClusterObject {
+  if (stream.role === 'nodeReport') return slimReport(stream, item);
   const object: ClusterObject = { ...item, kind: stream.kind, apiVersion: stream.apiVersion };
   if (stream.kind === SECRET) {
     const {
@@ -322,6 +403,24 @@ function normalize(stream: CacheStream, item: ClusterObject): ClusterObject {
     return rest;
   }
   return object;
+}
+
+function slimReport(stream: CacheStream, item: ClusterObject): ClusterObject {
+  const { name, resourceVersion } = item.metadata;
+  const status = item.status ?? {};
+  const components = Array.isArray(status['components'])
+    ? (status['components'] as Record<string, unknown>[]).map((component) => {
+        if (typeof component !== 'object' || component === null) return component;
+        const { metrics: _metrics, ...rest } = component;
+        return rest;
+      })
+    : status['components'];
+  return {
+    kind: stream.kind,
+    apiVersion: stream.apiVersion,
+    metadata: { name, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
+    status: { ...status, ...(components === undefined ? {} : { components }) },
+  };
 }
 
 function sameVersions(

@@ -14,6 +14,7 @@ import type { ReadyReport } from '../../dataplane/admin/health-server.js';
 import type { ReconcileDeps, ReconcileDomain } from './domain-snapshot.js';
 import { LeaderElector, type LEASE_DEFAULTS } from './leader-election.js';
 import { WorkQueue, type ProcessResult, type WorkQueueOptions } from './work-queue.js';
+import { FleetSizePublisher } from './fleet-size.js';
 
 export interface LeaderElectionOptions {
   /** Lease name (default `streamroute-operator`), in the operator's namespace. */
@@ -64,6 +65,7 @@ export class Controller {
   readonly #queue: WorkQueue;
   readonly #elector: LeaderElector | undefined;
   readonly #metrics: Metrics;
+  readonly #fleet: FleetSizePublisher;
   #deps: Omit<ReconcileDeps, 'logger'>;
   /** Object changes seen per domain (a counter): a reconcile compares it to know it was superseded. */
   readonly #objectChanges = new Map<string, number>();
@@ -83,6 +85,14 @@ export class Controller {
       },
       ...(options.watchNamespaces === undefined ? {} : { namespaces: options.watchNamespaces }),
       ...(options.listWatch === undefined ? {} : { listWatch: options.listWatch }),
+      fleetNodes: () => this.#fleet.published,
+    });
+    this.#fleet = new FleetSizePublisher({
+      api: () => this.#deps.api,
+      clock: options.clock,
+      logger: options.logger,
+      namespace: options.operatorNamespace,
+      count: () => (this.#cache.synced ? this.#cache.nodeReportCount : undefined),
     });
     this.#queue = new WorkQueue({
       clock: options.clock,
@@ -163,6 +173,7 @@ export class Controller {
 
   #startLeading(): void {
     this.#leading = true;
+    this.#fleet.start();
     // A new client object each term: the reconcile keys its caches (graph versions, pointers) by it, so a
     // replica that leads again starts from what the API holds, not from what it saw last time it led.
     this.#deps = { ...this.#deps, api: fenced(this.#options.api, () => this.#leading) };
@@ -176,6 +187,7 @@ export class Controller {
 
   #stopLeading(): void {
     this.#leading = false;
+    this.#fleet.stop();
     this.#queue.clear();
   }
 

@@ -12,7 +12,7 @@ import {
 } from './conditions.js';
 import type { ClusterObject } from './domain-snapshot.js';
 import type { BoundVersion } from './latest-binding.js';
-import { readyCondition, rollUp, type DomainNodes } from './node-rollup.js';
+import { rollUpReady, type DomainNodes } from './node-rollup.js';
 import { ACCEPTED, READY, acceptedCondition, statusPatch, type DomainRefusal } from './object-status.js';
 import type { ResourceVersionIndex } from './resource-files.js';
 
@@ -44,8 +44,8 @@ export function statusChange(object: ClusterObject, inputs: StatusInputs): Statu
   if (accepted !== undefined) wanted.push(accepted);
   const desired: Record<string, unknown> = {};
   if (RUNTIME_KINDS.has(object.kind)) {
-    const rollup = rollUp(inputs.nodes, object.kind, object.metadata.name);
-    wanted.push({ type: READY, ...readyCondition(rollup) });
+    const { rollup, ready } = rollUpReady(inputs.nodes, object.kind, object.metadata.name);
+    wanted.push({ type: READY, ...ready });
     desired.nodes = rollup;
   }
   const before = conditionsOf(object.status);

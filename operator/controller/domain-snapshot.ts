@@ -4,6 +4,7 @@ import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { KubeObject } from '../../dataplane/kube-client/list-watch.js';
 import type { Clock } from '../../dataplane/core/clock.js';
 import type { Logger } from 'pino';
+import type { DomainCounts } from './fleet-reports.js';
 
 /** A graph object as read from the API: apiVersion, kind, metadata, spec and status. */
 export interface ClusterObject extends KubeObject {
@@ -21,6 +22,11 @@ export interface DomainSnapshot {
   resourceVersions: readonly KubeObject[];
   /** The DataplaneNode reports, all nodes (the roll-up picks this domain's part). */
   nodeReports: readonly ClusterObject[];
+  /**
+   * The domain's part of the reports as counted when they arrived (decision 0018), and the fleet's
+   * report window; when set, the reconcile reads it instead of walking `nodeReports`.
+   */
+  nodes?: { counts: DomainCounts; reportWithinMs: number };
 }
 
 export interface ReconcileDeps {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import type { ClusterObject } from './domain-snapshot.js';
-import { domainNodes, ERROR_SAMPLES, readyCondition, rollUp, STALE_REPORT_MS } from './node-rollup.js';
+import {
+  domainNodes,
+  ERROR_SAMPLES,
+  readyCondition,
+  rollUp,
+  rollUpReady,
+  STALE_REPORT_MS,
+} from './node-rollup.js';
 
 function report(
   node: string,
@@ -109,5 +116,75 @@ describe('node roll-up', () => {
   it('counts a node that runs the domain without the component as not running', () => {
     const rollup = rollUp(domainNodes([report('n1', 3, undefined)], 'shop'), 'HttpIngestor', 'orders-in');
     assert.deepEqual(readyCondition(rollup).reason, 'NotRunning');
+  });
+
+  describe('while nodes have not reported the published version (decision 0018)', () => {
+    const published = (reports: ClusterObject[]) => ({
+      ...domainNodes(reports, 'shop'),
+      publishedVersion: 4,
+      reportWithinMs: 819_200,
+    });
+
+    it('counts reported and pending nodes; an existing component stays Ready, with a note', () => {
+      const { rollup, ready } = rollUpReady(
+        published([report('n1', 4, 'Running'), report('n2', 3, 'Running'), report('n3', 3, 'Running')]),
+        'HttpIngestor',
+        'orders-in',
+      );
+      assert.deepEqual(
+        [rollup.publishedVersion, rollup.reported, rollup.pending, rollup.reportWithinSeconds],
+        [4, 1, 2, 820],
+      );
+      assert.deepEqual(ready, {
+        status: 'True',
+        reason: 'Running',
+        message:
+          'running on 3 of 3 nodes; graph version 4 reported by 1 nodes, the other 2 report within 14 min',
+      });
+    });
+
+    it('a component new in the version is Unknown (ReportsPending) until the pending nodes report', () => {
+      const { ready } = rollUpReady(
+        published([report('n1', 4, 'Running'), report('n2', 3, undefined), report('n3', 3, undefined)]),
+        'HttpIngestor',
+        'orders-in',
+      );
+      assert.equal(ready.status, 'Unknown');
+      assert.equal(ready.reason, 'ReportsPending');
+      assert.match(
+        ready.message,
+        /running on 1 of 3 nodes, no problem reported; graph version 4 reported by 1 nodes/,
+      );
+    });
+
+    it('a problem is never pending: an error, or a node on the version without the component, is False', () => {
+      const retrying = rollUpReady(
+        published([report('n1', 4, 'Retrying', 'ECONNREFUSED'), report('n2', 3, undefined)]),
+        'HttpIngestor',
+        'orders-in',
+      );
+      assert.equal(retrying.ready.reason, 'Retrying');
+      const missing = rollUpReady(
+        published([report('n1', 4, undefined), report('n2', 3, undefined)]),
+        'HttpIngestor',
+        'orders-in',
+      );
+      assert.deepEqual([missing.ready.status, missing.ready.reason], ['False', 'NotRunning']);
+    });
+
+    it('a node whose graph has an error is not pending', () => {
+      const refused = report('n2', 3, undefined);
+      refused.status = {
+        ...refused.status,
+        domains: [{ domain: 'shop', graphVersion: 3, error: 'graph version 4: refused' }],
+      };
+      const { rollup, ready } = rollUpReady(
+        published([report('n1', 4, 'Running'), refused]),
+        'HttpIngestor',
+        'orders-in',
+      );
+      assert.equal(rollup.pending, 0);
+      assert.deepEqual([ready.status, ready.reason], ['False', 'NotRunning']);
+    });
   });
 });

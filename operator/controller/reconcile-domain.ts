@@ -108,7 +108,12 @@ export function createDomainReconciler(options: ReconcilerOptions = {}): Reconci
       bindings.set(domain, bound);
       const result = await publish(run, plan);
       result.pointer = await honourPin(run, result.pointer);
-      const nodes = domainNodes(snapshot.nodeReports, domain, Date.parse(deps.now()));
+      const nodes = {
+        ...(snapshot.nodes ?? {
+          counts: domainNodes(snapshot.nodeReports, domain, Date.parse(deps.now())).counts,
+        }),
+        ...(result.pointer === undefined ? {} : { publishedVersion: result.pointer.version }),
+      };
       const statusInputs = {
         outcomes: plan.outcomes,
         refusal: result.refusal,

@@ -18,8 +18,11 @@ export interface SimulatedNode {
   name: string;
   api: KubeApi;
   reporter: NodeReporter;
+  sync: GraphSync;
   /** When the node's report first said it runs each version of the domain (ms, Date.now()). */
   reportedAt: Map<number, number>;
+  /** When the node applied each version (ms, Date.now()): what pointer → applied measures. */
+  appliedAt: Map<number, number>;
   stop(): Promise<void>;
 }
 
@@ -37,28 +40,38 @@ function running(domain: string, kind: DescribedKind, name: string): ComponentDe
   };
 }
 
+/**
+ * How a node reaches the API server: a kubeconfig, or as a pod does — the service account (token and CA
+ * files) and KUBERNETES_SERVICE_HOST/PORT. The pod's way shares Node's keep-alive pool; a kubeconfig goes
+ * through client-node, which makes an agent (a TLS handshake) per request and costs a parse per node.
+ */
+export type NodeConnection = string | { env: Record<string, string>; serviceAccountDir: string };
+
 export function startSimulatedNode(
   name: string,
-  kubeconfig: string,
+  connection: NodeConnection,
   operatorNamespace: string,
 ): SimulatedNode {
   const api = new KubeApi({
-    kubeconfig,
+    ...(typeof connection === 'string' ? { kubeconfig: connection } : connection),
     rateLimit: { qps: 1, burst: 5 },
     userAgent: `streamroute-bench-node/${name}`,
   });
   const reportedAt = new Map<number, number>();
+  const appliedAt = new Map<number, number>();
   const sync: GraphSync = new GraphSync({
     api,
     target: {
-      apply: (_graph, version) =>
-        Promise.resolve({
+      apply: (_graph, version) => {
+        if (!appliedAt.has(version)) appliedAt.set(version, Date.now());
+        return Promise.resolve({
           ok: true,
           domain: '',
           version,
           changes: { added: [], changed: [], removed: [], unchanged: [] },
           warnings: [],
-        }),
+        });
+      },
       removeDomain: () => Promise.resolve(),
     },
     cache: new ResourceCache(),
@@ -88,18 +101,27 @@ export function startSimulatedNode(
     random: Math.random,
     now,
   });
-  reporter.start();
+  // As dataplane/kube/main.ts: the first index is applied before the reporter starts, so a node's first
+  // report already names what it runs.
+  let reporting = false;
   const watch = watchIndex(api, {
     namespace: operatorNamespace,
     logger: silent,
     clock: systemClock,
-    onIndex: (index) => void sync.update(index),
+    onIndex: (index) => {
+      const synced = sync.update(index);
+      if (reporting) return;
+      reporting = true;
+      void synced.then(() => reporter.start());
+    },
   });
   return {
     name,
     api,
     reporter,
+    sync,
     reportedAt,
+    appliedAt,
     stop: async () => {
       watch.abort();
       await watch.done;

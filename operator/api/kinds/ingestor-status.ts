@@ -34,6 +34,23 @@ const nodeRollup = object(
         { maxItems: 10 },
       ),
     ),
+    publishedVersion: optional(int('The graph version the pointer names.', { minimum: 0 })),
+    reported: optional(
+      int('Nodes whose report names the published version (or a newer one).', { minimum: 0 }),
+    ),
+    pending: optional(
+      int(
+        'Nodes whose report still names an older version without an error: they report within the window.',
+        {
+          minimum: 0,
+        },
+      ),
+    ),
+    reportWithinSeconds: optional(
+      int('The fleet’s report window: a node reports a new version within this many seconds.', {
+        minimum: 0,
+      }),
+    ),
   },
   'What the data-plane nodes report.',
 );
