@@ -179,7 +179,8 @@ function runWorker(options: Options, summary: Summary, seed: number, deadline: n
   const worker = new Worker(boot, {
     eval: true,
     workerData: data,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    // a capped young generation: Node 24's default (192 MiB) can overshoot the limit and abort the runner
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 24 },
   });
   const currentInput = (detail: string, kind: Finding['kind']): Finding => {
     const length = Atomics.load(header, Slot.Length);

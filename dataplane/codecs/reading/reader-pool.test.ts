@@ -6,6 +6,7 @@ import { wireJsonDecoder } from '../wire-json.js';
 import { OrderedReads } from './ordered-reads.js';
 import { ReaderPool } from './reader-pool.js';
 import { readerFor, type ReadReply, type ViewRead } from './reader-spec.js';
+import { YOUNG_GENERATION_MB, readerResourceLimits } from './reader-thread.js';
 import { readingRecordsInOrder } from './records-in-order.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
@@ -51,6 +52,21 @@ describe('payload readers (reader-pool.ts)', function () {
     assert.match((reply as { error: { reason: string } }).error.reason, /memory limit of 16 MiB/);
     assert.equal(readers.stats.memoryLimits, 1);
     assert.deepEqual(await readers.read(yaml, text('[2]')), { inputs: ['[2]'] });
+  });
+
+  it('stops a thread at a 256 MiB heap limit without aborting the process (Node 24 young generation)', async () => {
+    // Node 24 gives a thread a 192 MiB young generation unless told otherwise: enough promoted at once to
+    // end a collection past the 16 MiB Node allows over the limit, and V8 then aborts the whole process.
+    assert.deepEqual(readerResourceLimits(256), {
+      maxOldGenerationSizeMb: 256,
+      maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+    });
+    const readers = pool({ heapLimitMb: 256, timeLimitMs: 25_000 });
+    const yaml = readerFor({ kind: 'format', format: 'YAML' });
+    const reply = await readers.read(yaml, slowYaml(520_000));
+    assert.match((reply as { error: { reason: string } }).error.reason, /memory limit of 256 MiB/);
+    assert.equal(readers.stats.memoryLimits, 1);
+    assert.deepEqual(await readers.read(yaml, text('[3]')), { inputs: ['[3]'] });
   });
 
   it('refuses payloads beyond maxQueuedBytes at once with SR3019', async () => {

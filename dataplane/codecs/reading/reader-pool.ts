@@ -17,7 +17,7 @@ export interface ReaderPoolOptions {
   workers: number;
   /** How long reading one payload may take (default 2000 ms). */
   timeLimitMs: number;
-  /** Heap (old generation) each thread may use (default 1 GiB: on Node 24 a thread that reaches a lower limit can abort the whole process). */
+  /** Heap (old generation) each thread may use (default 256 MiB; the young generation is capped too, reader-thread.ts). */
   heapLimitMb: number;
   /** Payload bytes allowed to wait for a thread, over all codecs (default 32 MiB). */
   maxQueuedBytes: number;
@@ -28,7 +28,7 @@ export interface ReaderPoolOptions {
 export const DEFAULT_READER_OPTIONS: ReaderPoolOptions = {
   workers: Math.max(1, Math.min(2, availableParallelism() - 1)),
   timeLimitMs: 2000,
-  heapLimitMb: 1024,
+  heapLimitMb: 256,
   maxQueuedBytes: 32 << 20,
   idleStopMs: 30_000,
 };

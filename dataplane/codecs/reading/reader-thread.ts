@@ -33,8 +33,28 @@ const SCRIPT = new URL(
   import.meta.url,
 );
 
+/**
+ * The young generation of a reader thread (MiB). A thread whose heap passes its limit is stopped when a full
+ * collection ends with the old generation over the limit: Node's near-heap-limit callback then allows it
+ * 16 MiB more to stop in, and if the old generation is already past that, V8 aborts the whole process
+ * ("FATAL ERROR: Reached heap limit"). What a thread can overshoot by is what scavenges promote into the
+ * old generation before that collection, bounded by the young generation. Left to V8 it is 48 MiB on
+ * Node 20 but 192 MiB on Node 24, where a YAML flow sequence ended a collection 19 MiB over a 256 MiB limit
+ * and aborted the process. At 24 MiB (8 MiB semi-spaces) the overshoot stays within Node's 16 MiB; the
+ * yaml library read no slower with it than with V8's default.
+ */
+export const YOUNG_GENERATION_MB = 24;
+
+/** A reader thread's limits: `heapLimitMb` of old generation and the young generation above. */
+export function readerResourceLimits(heapLimitMb: number): {
+  maxOldGenerationSizeMb: number;
+  maxYoungGenerationSizeMb: number;
+} {
+  return { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+}
+
 function startWorker(heapLimitMb: number): Worker {
-  const options = { env: {}, resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } };
+  const options = { env: {}, resourceLimits: readerResourceLimits(heapLimitMb) };
   if (!SCRIPT.pathname.endsWith('.ts')) return new Worker(SCRIPT, options);
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(SCRIPT.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
