@@ -1,8 +1,8 @@
-// One worker thread of the JAQ pool, seen from the event loop: at most one batch at a time, a time limit
-// on it, and a replacement story — a worker that runs past the limit is terminated, one that crashes is
-// gone, and either way the pool is told (`onGone`) and the batch's callback hears why. A new worker takes
-// no batch until jq has loaded in it (`onReady`), so start-up never counts against the time limit.
+// One worker thread of the JAQ pool, seen from the event loop (a WorkerSlot): at most one batch at a time,
+// a time limit on it; a worker past it or crashed is gone, the pool is told and the batch's callback hears
+// why. A new worker takes no batch until jq has loaded in it.
 import { Worker } from 'node:worker_threads';
+import { WorkerSlot } from '../worker-slot.js';
 import type { Failure } from './program-queue.js';
 
 /**
@@ -37,79 +37,32 @@ export interface WorkerEvents {
   onGone: (worker: EngineWorker, started: boolean) => void;
 }
 
-interface Running {
-  id: number;
-  startedAt: number;
-  timer: NodeJS.Timeout;
-  done: (reply: BatchReply) => void;
-}
-
 export class EngineWorker {
-  readonly #worker: Worker;
-  readonly #timeLimitMs: number;
-  readonly #events: WorkerEvents;
-  #ready = false;
-  #running: Running | undefined;
-  #nextId = 1;
-  #gone = false;
+  readonly #slot: WorkerSlot<Omit<JaqRequest, 'id'>, Omit<JaqReply, 'id'>>;
 
   constructor(timeLimitMs: number, events: WorkerEvents) {
-    this.#timeLimitMs = timeLimitMs;
-    this.#events = events;
     // No environment for the thread, as a second guard: jq-wasm shows Emscripten's own, not the node's.
-    this.#worker = new Worker(SCRIPT, { env: {} });
-    this.#worker.unref();
-    this.#worker.on('message', (message: JaqReply | 'ready') => {
-      if (message !== 'ready') this.#answer(message);
-      else {
-        this.#ready = true;
-        this.#events.onReady();
-      }
+    this.#slot = new WorkerSlot(new Worker(SCRIPT, { env: {} }), timeLimitMs, {
+      onReady: events.onReady,
+      onGone: (started) => events.onGone(this, started),
     });
-    this.#worker.on('error', () => this.#lose('crashed'));
-    this.#worker.on('exit', () => this.#lose('crashed'));
   }
 
   get busy(): boolean {
-    return !this.#ready || this.#running !== undefined || this.#gone;
+    return this.#slot.busy;
   }
 
   run(program: string, batch: readonly { input: string }[], done: (reply: BatchReply) => void): void {
-    const id = this.#nextId++;
-    const timer = setTimeout(() => this.#lose('time_limit'), this.#timeLimitMs);
-    this.#running = { id, startedAt: performance.now(), timer, done };
-    this.#worker.ref();
-    const request: JaqRequest = { id, program, inputs: batch.map((submission) => submission.input) };
-    this.#worker.postMessage(request);
+    const inputs = batch.map((submission) => submission.input);
+    this.#slot.run({ program, inputs }, (answer) => {
+      if (!('failed' in answer)) done({ ...answer.reply, elapsedMs: answer.elapsedMs });
+      // a thread out of heap is a crash to the pool (jq's own memory is its WebAssembly memory)
+      else done({ failed: answer.failed === 'memory_limit' ? 'crashed' : answer.failed });
+    });
   }
 
   /** Stops the thread; a batch it was running is answered `stopped`. */
-  async terminate(): Promise<void> {
-    this.#gone = true;
-    const running = this.#running;
-    if (running !== undefined) this.#settle(running, { failed: 'stopped' });
-    await this.#worker.terminate();
-  }
-
-  #answer({ id, ...reply }: JaqReply): void {
-    const running = this.#running;
-    if (running?.id !== id) return;
-    this.#settle(running, { ...reply, elapsedMs: performance.now() - running.startedAt });
-  }
-
-  #settle(running: Running, reply: BatchReply): void {
-    clearTimeout(running.timer);
-    this.#running = undefined;
-    if (!this.#gone) this.#worker.unref();
-    running.done(reply);
-  }
-
-  #lose(why: 'time_limit' | 'crashed'): void {
-    if (this.#gone) return;
-    this.#gone = true;
-    const running = this.#running;
-    if (why === 'time_limit') void this.#worker.terminate();
-    this.#events.onGone(this, this.#ready);
-    if (running !== undefined) this.#settle(running, { failed: why });
+  terminate(): Promise<void> {
+    return this.#slot.terminate();
   }
 }

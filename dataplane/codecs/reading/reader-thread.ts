@@ -1,8 +1,8 @@
-// One worker thread of the payload readers, seen from the event loop: one payload at a time, a time limit
-// on it and a heap limit on the thread. A thread past either limit is gone (terminated, or stopped by V8)
-// and the pool is told; the payload's callback hears why. A new thread takes nothing until it has loaded,
-// so start-up never counts against the time limit.
+// One worker thread of the payload readers, seen from the event loop (a WorkerSlot): one payload at a
+// time, a time limit on it and a heap limit on the thread. A thread past either limit is gone (terminated,
+// or stopped by V8) and the pool is told; the payload's callback hears why.
 import { Worker } from 'node:worker_threads';
+import { WorkerSlot, type SlotFailure } from '../worker-slot.js';
 import type { ReadReply, ReaderSpec } from './reader-spec.js';
 
 export interface ReaderRequest {
@@ -12,7 +12,7 @@ export interface ReaderRequest {
   payload: Uint8Array;
 }
 
-export type ThreadFailure = 'time_limit' | 'memory_limit' | 'crashed' | 'stopped';
+export type ThreadFailure = SlotFailure;
 export type ThreadReply = { reply: ReadReply } | { failed: ThreadFailure };
 
 export interface ThreadEvents {
@@ -60,83 +60,30 @@ function startWorker(heapLimitMb: number): Worker {
   return new Worker(boot, { ...options, eval: true });
 }
 
-interface Running {
-  id: number;
-  timer: NodeJS.Timeout;
-  done: (reply: ThreadReply) => void;
-}
-
 export class ReaderThread {
-  readonly #worker: Worker;
-  readonly #limits: ThreadLimits;
-  readonly #events: ThreadEvents;
-  #ready = false;
-  #running: Running | undefined;
-  #nextId = 1;
-  #gone = false;
+  readonly #slot: WorkerSlot<Omit<ReaderRequest, 'id'>, { reply: ReadReply }>;
 
   constructor(limits: ThreadLimits, events: ThreadEvents) {
-    this.#limits = limits;
-    this.#events = events;
-    this.#worker = startWorker(limits.heapLimitMb);
-    this.#worker.unref();
-    this.#worker.on('message', (message: { id: number; reply: ReadReply } | 'ready') => {
-      if (message !== 'ready') this.#answer(message);
-      else {
-        this.#ready = true;
-        this.#events.onReady();
-      }
+    this.#slot = new WorkerSlot(startWorker(limits.heapLimitMb), limits.timeLimitMs, {
+      onReady: events.onReady,
+      onGone: (started) => events.onGone(this, started),
     });
-    this.#worker.on('error', (error: unknown) => {
-      const outOfMemory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.#lose(outOfMemory ? 'memory_limit' : 'crashed');
-    });
-    this.#worker.on('exit', () => this.#lose('crashed'));
   }
 
   get busy(): boolean {
-    return !this.#ready || this.#running !== undefined || this.#gone;
+    return this.#slot.busy;
   }
 
   get idle(): boolean {
-    return this.#ready && this.#running === undefined && !this.#gone;
+    return this.#slot.idle;
   }
 
   read(readerId: number, spec: ReaderSpec, payload: Uint8Array, done: (reply: ThreadReply) => void): void {
-    const id = this.#nextId++;
-    const timer = setTimeout(() => this.#lose('time_limit'), this.#limits.timeLimitMs);
-    this.#running = { id, timer, done };
-    this.#worker.ref();
-    const request: ReaderRequest = { id, readerId, spec, payload };
-    this.#worker.postMessage(request);
+    this.#slot.run({ readerId, spec, payload }, (answer) => done('failed' in answer ? answer : answer.reply));
   }
 
   /** Stops the thread; a payload it was reading is answered `stopped`. */
-  async terminate(): Promise<void> {
-    this.#gone = true;
-    const running = this.#running;
-    if (running !== undefined) this.#settle(running, { failed: 'stopped' });
-    await this.#worker.terminate();
-  }
-
-  #answer({ id, reply }: { id: number; reply: ReadReply }): void {
-    const running = this.#running;
-    if (running?.id === id) this.#settle(running, { reply });
-  }
-
-  #settle(running: Running, reply: ThreadReply): void {
-    clearTimeout(running.timer);
-    this.#running = undefined;
-    if (!this.#gone) this.#worker.unref();
-    running.done(reply);
-  }
-
-  #lose(why: Exclude<ThreadFailure, 'stopped'>): void {
-    if (this.#gone) return;
-    this.#gone = true;
-    const running = this.#running;
-    void this.#worker.terminate();
-    this.#events.onGone(this, this.#ready);
-    if (running !== undefined) this.#settle(running, { failed: why });
+  terminate(): Promise<void> {
+    return this.#slot.terminate();
   }
 }
