@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendAdmin } from '../../test/fixtures/admin-client.js';
 import { exampleText, openTestNode, removeDir, type TestNode } from '../../test/fixtures/embedded-node.js';
 import { controlRoutes, type ControlHook } from './control-routes.js';
 import type { DomainsReply, StatementReply } from './protocol.js';
@@ -58,32 +59,26 @@ describe('control routes', () => {
   });
 
   /** A request as the CLI sends it: a POST says its body is JSON, unless `contentType` says otherwise. */
-  function call(
+  async function call(
     method: string,
     path: string,
     body?: string | object,
     contentType: string | null = method === 'POST' ? 'application/json' : null,
   ): Promise<Answer> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers = contentType === null ? {} : { 'content-type': contentType };
-    return new Promise((resolve, reject) => {
-      const outgoing = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const raw = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = raw;
-          try {
-            parsed = JSON.parse(raw);
-          } catch {
-            // not JSON: kept as text
-          }
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: parsed });
-        });
-      });
-      outgoing.on('error', reject);
-      outgoing.end(text);
+    const answer = await sendAdmin(port, {
+      method,
+      path,
+      ...(text === undefined ? {} : { body: text }),
+      ...(contentType === null ? {} : { contentType }),
     });
+    let parsed: unknown = answer.body;
+    try {
+      parsed = JSON.parse(answer.body);
+    } catch {
+      // not JSON: kept as text
+    }
+    return { ...answer, body: parsed };
   }
 
   it('runs statements and lists domains', async () => {

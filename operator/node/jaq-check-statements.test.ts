@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { sendAdmin } from '../../test/fixtures/admin-client.js';
 import { openTestNode, removeDir, type TestNode } from '../../test/fixtures/embedded-node.js';
 import { HOSTILE_EXAMPLES, hostileProgram } from '../../test/fixtures/hostile-jaq-programs.js';
 import { controlRoutes } from './control-routes.js';
@@ -41,28 +42,11 @@ describe('the node’s statement API: JAQ programs that exhaust jq’s compiler'
     removeDir(node.root);
   });
 
-  function statements(script: string): Promise<{ status: number; body: unknown }> {
-    return new Promise((resolve, reject) => {
-      const outgoing = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/v1/domains/default/statements',
-          headers: { 'content-type': 'application/json' },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown });
-          });
-        },
-      );
-      outgoing.on('error', reject);
-      outgoing.end(JSON.stringify({ script }));
-    });
+  async function statements(script: string): Promise<{ status: number; body: unknown }> {
+    const path = '/v1/domains/default/statements';
+    const body = JSON.stringify({ script });
+    const answer = await sendAdmin(port, { method: 'POST', path, body, contentType: 'application/json' });
+    return { status: answer.status, body: JSON.parse(answer.body) as unknown };
   }
 
   /** The hostile codec is refused with SR2065 like any invalid statement; the next codec is created. */
