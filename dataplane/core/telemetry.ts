@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { systemClock, type Clock } from './clock.js';
 import type { MessageError } from './errors.js';
+import { MessageErrorLines } from './message-error-lines.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.js';
 
 export type ComponentKind =
@@ -144,6 +145,8 @@ export interface TelemetryOptions {
   domain: string;
   /** The clock drop lines are spaced on (default: the system clock). */
   clock?: Clock;
+  /** Message error lines one by one per component and 10 s (default MESSAGE_ERROR_LINES). */
+  messageErrorLines?: number;
 }
 
 export class Telemetry {
@@ -187,6 +190,7 @@ export class ComponentTelemetry {
   /** `drop`'s lines, by reason, detail and fields. */
   readonly #drops = new Map<string, ThrottledDrops>();
   readonly #clock: Clock;
+  readonly #messageErrorLines: MessageErrorLines;
 
   constructor(
     sink: CounterSink,
@@ -198,6 +202,11 @@ export class ComponentTelemetry {
     this.#labels = [options.domain, kind, name];
     this.#logger = options.logger.child({ domain: options.domain, kind, name });
     this.#clock = options.clock ?? systemClock;
+    this.#messageErrorLines = new MessageErrorLines({
+      logger: this.#logger,
+      clock: this.#clock,
+      ...(options.messageErrorLines === undefined ? {} : { perInterval: options.messageErrorLines }),
+    });
   }
 
   payloadReceived(bytes: number): void {
@@ -217,7 +226,7 @@ export class ComponentTelemetry {
     this.#countReason('messageErrors', error.code);
     // The detail's fields are graph names, positions and kinds (MessageErrorDetail), never payload text.
     const fields = { code: error.code, reason: error.reason, ...error.detail, route };
-    if (policy === 'LOG') this.#logger.warn(fields, 'message error');
+    if (policy === 'LOG') this.#messageErrorLines.warn(error.code, fields);
     else this.#logger.debug(fields, 'message error sent to an error relay');
   }
 

@@ -50,6 +50,8 @@ export interface TopologyDeps {
   tls?: TlsMaterialSource;
   /** Emitters' address resolution (default: the node's resolver). */
   resolve?: Resolver;
+  /** Message error lines one by one per component and 10 s (tests that read every line raise it). */
+  messageErrorLines?: number;
 }
 
 export interface Topology {
@@ -172,6 +174,7 @@ class TopologyBuilder {
       logger: deps.logger,
       domain: graph.domain,
       clock: deps.clock,
+      ...(deps.messageErrorLines === undefined ? {} : { messageErrorLines: deps.messageErrorLines }),
     });
     this.#expressions = { now: deps.now ?? systemNow };
   }
