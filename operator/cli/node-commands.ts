@@ -1,6 +1,7 @@
 // The commands that talk to a node, on the `streamroute` command line: statements run from the root
 // command (-c, -f, stdin), `subscribe` and `describe`. -d and --server are accepted before the command
 // (root options) and after it (the command's own); the command's own win.
+import { drained } from '../client/drained.js';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, type Output } from '../client/report.js';
 import {
@@ -92,7 +93,15 @@ export function addNodeCommands(
         try {
           exit(
             await runClusterSubscribe(
-              { ...cluster.subscribe(), subscription, relay, signal: interrupt.signal, ...buffered(options) },
+              {
+                ...cluster.subscribe(),
+                subscription,
+                relay,
+                signal: interrupt.signal,
+                ...buffered(options),
+                // a pipe that reads slowly (`| slow-tool`) holds the pods' streams back
+                drained: () => drained(process.stdout),
+              },
               output,
             ),
           );

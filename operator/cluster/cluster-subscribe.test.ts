@@ -72,4 +72,65 @@ describe('cluster subscribe', () => {
       admin.close();
     }
   });
+
+  it('holds the pods’ streams back while its output is full, instead of holding their bytes', async () => {
+    let written = 0;
+    let blocked = false;
+    const line = `${JSON.stringify({ order_id: 'x'.repeat(1000) })}\n`;
+    const admin = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const pump = (): void => {
+        while (written < 256 * 1024 * 1024) {
+          written += line.length;
+          if (!response.write(line)) {
+            blocked = true;
+            response.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
+    const api = await fakeApiServer({ upstream: (admin.address() as AddressInfo).port });
+    const cluster = {
+      namespace: 'shop',
+      options: {},
+      api: { request: () => Promise.resolve({ items: [running('dp-1')] }) },
+    } as unknown as Cluster;
+    const controller = new AbortController();
+    let lines = 0;
+    let release: () => void = () => undefined;
+    // an output that took one chunk and is full until released (a pipe nobody reads)
+    const full = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const done = runClusterSubscribe(
+        {
+          cluster,
+          operatorNamespace: 'streamroute-system',
+          relay: 'orders',
+          subscription: 'slow',
+          signal: controller.signal,
+          drained: () => full,
+          forward: { connection: { server: api.url, authorize: () => undefined } },
+        },
+        { out: () => (lines += 1), err: () => undefined },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.ok(lines > 0, 'the first chunk came through');
+      assert.ok(blocked, 'the pod’s stream was held back');
+      assert.ok(
+        written < 64 * 1024 * 1024,
+        `the pod wrote ${written} bytes to an output that took one chunk`,
+      );
+      release();
+      controller.abort();
+      admin.closeAllConnections();
+      assert.equal(await done, 0);
+    } finally {
+      controller.abort();
+      await api.close();
+      admin.close();
+    }
+  });
 });

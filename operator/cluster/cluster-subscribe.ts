@@ -29,6 +29,11 @@ export interface ClusterSubscribeOptions {
   buffer?: number;
   signal: AbortSignal;
   relistMs?: number;
+  /**
+   * Resolves when the output can take more (an HTTP response that is not full); awaited after each chunk
+   * a pod sends, so a slow reader slows the pods' streams and their subscriptions drop, not this process.
+   */
+  drained?: () => Promise<void>;
   /** Tests: the API connection and websocket of the port-forwards. */
   forward?: Pick<PodGet, 'connection' | 'hooks'>;
 }
@@ -142,6 +147,7 @@ class Merger {
     try {
       for await (const chunk of response as AsyncIterable<Buffer>) {
         for (const line of lines.push(chunk)) this.#output.out(line);
+        await this.#options.drained?.();
       }
       if (!this.#options.signal.aborted)
         this.#fail(name, `pod ${name}: the subscription ended (resubscribing at the next listing)`);

@@ -54,6 +54,9 @@ export interface ForwardSocket {
   send(data: Buffer): void;
   close(): void;
   terminate(): void;
+  /** Stops (and resumes) reading from the API server: the local reader is full (`ws` ≥ 8). */
+  pause?(): void;
+  resume?(): void;
 }
 
 interface UpgradeResponse {
@@ -172,9 +175,12 @@ async function pipe(
     opened = true;
     for (const bytes of held.splice(0)) ws.send(dataFrame(bytes));
   });
+  // A reader that does not keep up (a slow subscriber) stops the websocket, and with it TCP back to the
+  // API server and the pod: the bytes wait there, not in this process.
+  socket.on('drain', () => ws.resume?.());
   ws.on('message', (data) => {
     const bytes = reader.read(Buffer.isBuffer(data) ? data : Buffer.from(data));
-    if (bytes.length > 0) socket.write(bytes);
+    if (bytes.length > 0 && !socket.write(bytes)) ws.pause?.();
   });
   ws.on('unexpected-response', (_request, response) => {
     let body = '';

@@ -9,7 +9,8 @@ import { PORT_FORWARD_PROTOCOL } from '../../operator/cluster/port-forward.js';
 
 interface FakeSocket {
   protocol: string;
-  send(data: Buffer): void;
+  readonly bufferedAmount: number;
+  send(data: Buffer, callback?: () => void): void;
   close(): void;
   on(event: 'message', listener: (data: Buffer) => void): void;
   on(event: 'close', listener: () => void): void;
@@ -26,6 +27,10 @@ const { WebSocketServer } = fromClientNode('ws') as {
     verifyClient?: (info: { req: IncomingMessage }) => boolean;
   }) => FakeServer;
 };
+
+/** Bytes waiting to be sent on a websocket before the upstream socket is paused, and resumed. */
+const FLOW_HIGH = 1 << 20;
+const FLOW_LOW = 256 << 10;
 
 /** Port bytes (little-endian) of 8081: the first message of each channel. */
 const PORT = Buffer.from([0x91, 0x1f]);
@@ -56,7 +61,13 @@ export async function fakeApiServer(options: { upstream?: number; fail?: string;
       return;
     }
     const upstream = connect(options.upstream ?? 0, '127.0.0.1');
-    upstream.on('data', (bytes: Buffer) => ws.send(Buffer.concat([Buffer.from([0]), bytes])));
+    // flow control as the kubelet's: the pod's bytes wait in its socket while the client does not read
+    upstream.on('data', (bytes: Buffer) => {
+      ws.send(Buffer.concat([Buffer.from([0]), bytes]), () => {
+        if (upstream.isPaused() && ws.bufferedAmount < FLOW_LOW) upstream.resume();
+      });
+      if (ws.bufferedAmount > FLOW_HIGH) upstream.pause();
+    });
     upstream.on('close', () => ws.close());
     ws.on('message', (data) => {
       assert.equal(data[0], 0, 'the client writes on channel 0 only');
