@@ -22,8 +22,12 @@ export const MAX_YAML_ERRORS = 100;
 
 export interface YamlDocuments {
   documents: Document.Parsed[];
-  /** Set when reading stopped: the errors of the document being read, and the offset reading stopped at. */
-  stopped?: { errors: YAMLError[]; offset: number };
+  /**
+   * Set when reading stopped: the errors of the document being read, the offset reading stopped at, and
+   * why — too many errors, or the parser ran out of stack (text it nests deeper than the indentation and
+   * brackets show, which the nesting pre-scan cannot see).
+   */
+  stopped?: { errors: YAMLError[]; offset: number; why: 'errors' | 'stack' };
 }
 
 type ErrorSource = number | readonly number[] | { offset: number };
@@ -58,18 +62,23 @@ export function readYamlDocuments(
     if (warning !== true && ++errors >= MAX_YAML_ERRORS) throw (stop = new Stop(offsetOf(source)));
   };
   // Syntax errors also come as error tokens, which the composer keeps without a call to its handler.
+  let reached = 0;
   function* tokens(): Generator<CST.Token> {
     for (const token of new Parser(lineCounter.addNewLine).parse(text)) {
       if (token.type === 'error' && ++errors >= MAX_YAML_ERRORS) throw (stop = new Stop(token.offset));
+      reached = token.offset;
       yield token;
     }
   }
   try {
     for (const document of composer.compose(tokens())) documents.push(document);
   } catch (error: unknown) {
+    // V8 reports a stack overflow only by this RangeError message; the parser's state is dropped with it
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      return { documents, stopped: { errors: [], offset: reached, why: 'stack' } };
     if (!(error instanceof Stop)) throw error;
     if (state.doc !== null) documents.push(state.doc);
-    return { documents, stopped: { errors: state.errors, offset: error.offset } };
+    return { documents, stopped: { errors: state.errors, offset: error.offset, why: 'errors' } };
   }
   return { documents };
 }

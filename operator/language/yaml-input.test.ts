@@ -365,6 +365,31 @@ spec:
     assert.equal(diagnostics[0]!.location?.line, 3);
   });
 
+  it('says where the parser ran out of stack on nesting the pre-scan cannot see, instead of throwing (found by npm run fuzz)', () => {
+    // Unclosed flow brackets under the pre-scan's limit, then lines the parser nests one level deeper
+    // each: its recursion depends on how it recovers from the errors, not on what indentation shows.
+    const head =
+      'apiVersion: streamroute.io/v1alpha1\nkind: Schema\nspec:\n  fields:\n    - name: card_number\n';
+    for (const [brackets, lines] of [
+      [150, 3_000],
+      [100, 6_000],
+      [150, 12_000],
+    ] as const) {
+      const text = `${head}    ${'['.repeat(brackets)}  type: STRIN   - name: card_number\n${'      type: STRIN   - name: card_number\n'.repeat(lines)}`;
+      let diagnostics: readonly Diagnostic[] = [];
+      assert.doesNotThrow(
+        () => ({ diagnostics } = loadYamlObjects(text, FILE)),
+        `${brackets} brackets, ${lines} lines`,
+      );
+      const last = diagnostics.at(-1);
+      assert.match(
+        last?.message ?? '',
+        /nests too deeply for the YAML parser here \(it ran out of stack\)/,
+      );
+      assert.ok((last?.location?.line ?? 0) >= 1);
+    }
+  });
+
   it('refuses a mapping key that is itself a mapping or list, and prints none of its text (found by npm run fuzz)', () => {
     // process.on('warning') would hear of a warning only on a later tick: catch emitWarning itself.
     const warnings = warningsDuring(() => {

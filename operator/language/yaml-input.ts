@@ -83,7 +83,10 @@ export function loadYamlObjects(text: string, file?: string, options: YamlOption
   for (const document of documents) loadDocument(loader, document);
   if (stopped !== undefined) {
     addSyntaxErrors(loader, stopped.errors);
-    const message = `more than ${MAX_YAML_ERRORS} errors: the rest of the file was not read`;
+    const message =
+      stopped.why === 'errors'
+        ? `more than ${MAX_YAML_ERRORS} errors: the rest of the file was not read`
+        : 'nests too deeply for the YAML parser here (it ran out of stack): the rest of the file was not read';
     loader.result.diagnostics.push(yamlDiagnostic(message, loader.at(stopped.offset)));
   }
   return loader.result;
