@@ -382,10 +382,7 @@ spec:
         `${brackets} brackets, ${lines} lines`,
       );
       const last = diagnostics.at(-1);
-      assert.match(
-        last?.message ?? '',
-        /nests too deeply for the YAML parser here \(it ran out of stack\)/,
-      );
+      assert.match(last?.message ?? '', /nests too deeply for the YAML parser here \(it ran out of stack\)/);
       assert.ok((last?.location?.line ?? 0) >= 1);
     }
   });
