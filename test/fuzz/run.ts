@@ -45,6 +45,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { YOUNG_GENERATION_MB } from '../../dataplane/codecs/reading/reader-thread.js';
 import { hangLimitMs } from './hang-limit.js';
 import { Rng } from './mutate.js';
 import {
@@ -180,7 +181,7 @@ function runWorker(options: Options, summary: Summary, seed: number, deadline: n
     eval: true,
     workerData: data,
     // a capped young generation: Node 24's default (192 MiB) can overshoot the limit and abort the runner
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 24 },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   const currentInput = (detail: string, kind: Finding['kind']): Finding => {
     const length = Atomics.load(header, Slot.Length);
