@@ -2,12 +2,13 @@
 // sent with node:net / node:tls exactly, and each sender forwards what util-linux logger gives it to a
 // node:net server with the framing it was configured for.
 import assert from 'node:assert/strict';
-import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
-import { connect as tlsConnect, createServer as createTlsServer } from 'node:tls';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { testPki } from './test-pki.js';
 import { LOGGER, requireSyslogPeer, runLogger, startPeer } from './syslog-peers.js';
 import {
   requireWireDaemon,
+  sendFrame,
   startRsyslogReceiver,
   startRsyslogSender,
   startSyslogNgReceiver,
@@ -39,31 +40,14 @@ function receiverTls(): ReceiverTls {
   };
 }
 
-/**
- * Writes `bytes` on a fresh connection (TLS as a client with the test client certificate); resolves with
- * a function that closes it (after the receiver has written the message: see sendProbe).
- */
-async function write(port: number, bytes: string, tls = false): Promise<() => void> {
+/** Writes `bytes` on a new connection (TLS with the test client certificate); see sendFrame. */
+function write(port: number, bytes: string, tls = false): Promise<() => void> {
   const pki = testPki();
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      socket.write(bytes, () => resolve(() => socket.end()));
-    };
-    const socket = tls
-      ? tlsConnect(
-          {
-            port,
-            host: '127.0.0.1',
-            servername: 'localhost',
-            ca: pki.ca.cert,
-            cert: pki.client.cert,
-            key: pki.client.key,
-          },
-          done,
-        )
-      : tcpConnect(port, '127.0.0.1', done);
-    socket.once('error', reject);
-  });
+  return sendFrame(
+    port,
+    bytes,
+    tls ? { tls: { ca: pki.ca.cert, cert: pki.client.cert, key: pki.client.key } } : {},
+  );
 }
 
 const INPUTS: Record<string, ReceiverInput> = {

@@ -125,20 +125,48 @@ async function sendProbe(input: ReceiverInput, port: number, tls: TlsFiles | und
     return () => undefined;
   }
   // syslog-ng's network() source frames by LF; everything else here takes octet counting
-  const frame = Buffer.from(
-    input.ngDriver === 'network' ? `${PROBE}\n` : `${Buffer.byteLength(PROBE)} ${PROBE}`,
-  );
+  const frame = input.ngDriver === 'network' ? `${PROBE}\n` : `${Buffer.byteLength(PROBE)} ${PROBE}`;
   const host = input.address ?? '127.0.0.1';
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      socket.write(frame, () => resolve(() => socket.end()));
-    };
-    const socket =
-      input.transport === 'tls'
-        ? tlsConnect({ port, host, servername: 'localhost', ...tlsOptions(tls) }, done)
-        : tcpConnect(port, host, done);
-    socket.once('error', reject);
-  });
+  return sendFrame(port, frame, { host, tls: input.transport === 'tls' ? tlsOptions(tls) : undefined });
+}
+
+/** Attempts at a TLS handshake the receiver dropped before it completed (see sendFrame). */
+const HANDSHAKE_ATTEMPTS = 3;
+
+/**
+ * Writes `frame` on a new TCP or TLS connection to 127.0.0.1 (or `host`); resolves with a function that
+ * closes it. rsyslog's gtls driver now and then ends a session during the handshake under load ("GnuTLS
+ * handshake retry returned error", once in thousands of connections); a sender would reconnect, so a
+ * connection closed before its handshake completed is tried again, up to HANDSHAKE_ATTEMPTS times.
+ */
+export async function sendFrame(
+  port: number,
+  frame: string,
+  options: { host?: string; tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer } | undefined } = {},
+): Promise<() => void> {
+  const host = options.host ?? '127.0.0.1';
+  const tls = options.tls;
+  for (let attempt = 1; ; attempt++) {
+    let handshaken = false;
+    try {
+      return await new Promise<() => void>((resolve, reject) => {
+        const done = (): void => {
+          handshaken = true;
+          socket.write(frame, () => resolve(() => socket.end()));
+        };
+        const socket =
+          tls === undefined
+            ? tcpConnect(port, host, done)
+            : tlsConnect({ port, host, servername: 'localhost', ...tls }, done);
+        socket.once('error', reject);
+      });
+    } catch (error) {
+      if (tls === undefined || handshaken || attempt === HANDSHAKE_ATTEMPTS) throw error;
+      console.log(
+        `      (TLS handshake to port ${port} dropped by the receiver, attempt ${attempt}: trying again)`,
+      );
+    }
+  }
 }
 
 function tlsOptions(tls: TlsFiles | undefined): { ca?: Buffer; cert?: Buffer; key?: Buffer } {
