@@ -17,7 +17,8 @@ import {
   frontProxyConfig,
   type Caller,
 } from '../../operator/access/front-proxy.js';
-import { eventually } from '../support/cluster-processes.js';
+import { eventually, StreamrouteProcess } from '../support/cluster-processes.js';
+import { freeTcpPort } from '../support/syslog-wire-peer.js';
 import { requireKubeOrSkip, startKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { applyRaw } from '../support/kube-client.js';
 import { signed, testPki } from '../support/test-pki.js';
@@ -78,6 +79,80 @@ function get(
   });
 }
 
+const READER_ROLE = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: 'streamroute-live-reader' },
+  rules: [
+    {
+      apiGroups: [LIVE_GROUP],
+      resources: ['relays/log', 'httpingestors', 'syslogingestors', 'emitters'],
+      verbs: ['get'],
+    },
+  ],
+};
+
+/**
+ * Registers the live API as a cluster would, but on loopback: an ExternalName Service (Endpoints may not
+ * name a loopback address, and there is no kube-proxy here); resolves once the APIService is Available.
+ */
+async function register(server: KubeTestServer, port: number, caBundle: Buffer): Promise<void> {
+  const admin = new KubeApi({
+    kubeconfig: server.kubeconfigPath,
+    rateLimit: { qps: 100, burst: 100 },
+    userAgent: 'live-api-test',
+  });
+  await applyRaw(server, `/api/v1/namespaces/${SYSTEM}/services/${SERVICE}`, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: SERVICE, namespace: SYSTEM },
+    spec: { type: 'ExternalName', externalName: 'localhost' },
+  });
+  const apiService = `${LIVE_VERSION}.${LIVE_GROUP}`;
+  await applyRaw(server, `/apis/apiregistration.k8s.io/v1/apiservices/${apiService}`, {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: apiService },
+    spec: {
+      group: LIVE_GROUP,
+      version: LIVE_VERSION,
+      groupPriorityMinimum: 1000,
+      versionPriority: 15,
+      service: { namespace: SYSTEM, name: SERVICE, port },
+      caBundle: caBundle.toString('base64'),
+    },
+  });
+  await eventually(
+    'the APIService to be Available',
+    async () => {
+      const object = await admin.request<{ status?: { conditions?: { type: string; status: string }[] } }>({
+        path: `/apis/apiregistration.k8s.io/v1/apiservices/${apiService}`,
+      });
+      return object.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
+    },
+    60_000,
+  );
+}
+
+/** The first line of a streamed answer; the request is cut after it. */
+function firstLine(url: string, auth: { cert: string; key: string; ca: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const req = request(url, { ...auth, agent: false }, (response) => {
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        const newline = text.indexOf('\n');
+        if (newline < 0) return;
+        req.destroy();
+        resolve(text.slice(0, newline));
+      });
+    });
+    req.on('error', (error) => (text.includes('\n') ? undefined : reject(error)));
+    req.end();
+  });
+}
+
 describe('the live API through a real kube-apiserver (aggregated API, decision 0019)', function () {
   this.timeout(120_000);
   let server: KubeTestServer;
@@ -132,58 +207,20 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
     await new Promise<void>((resolve) => live.listen(0, '127.0.0.1', resolve));
     livePort = (live.address() as AddressInfo).port;
 
-    // Registered as a cluster would, but reached on loopback: an ExternalName Service (Endpoints may
-    // not name a loopback address, and there is no kube-proxy here).
     for (const namespace of [SYSTEM, 'domain-a', 'domain-b'])
       await applyRaw(server, `/api/v1/namespaces/${namespace}`, {
         apiVersion: 'v1',
         kind: 'Namespace',
         metadata: { name: namespace },
       });
-    await applyRaw(server, `/api/v1/namespaces/${SYSTEM}/services/${SERVICE}`, {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: SERVICE, namespace: SYSTEM },
-      spec: { type: 'ExternalName', externalName: 'localhost' },
-    });
-    const apiService = `${LIVE_VERSION}.${LIVE_GROUP}`;
-    await applyRaw(server, `/apis/apiregistration.k8s.io/v1/apiservices/${apiService}`, {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name: apiService },
-      spec: {
-        group: LIVE_GROUP,
-        version: LIVE_VERSION,
-        groupPriorityMinimum: 1000,
-        versionPriority: 15,
-        service: { namespace: SYSTEM, name: SERVICE, port: livePort },
-        caBundle: pki.ca.cert.toString('base64'),
-      },
-    });
-    await eventually(
-      'the APIService to be Available',
-      async () => {
-        const object = await admin.request<{ status?: { conditions?: { type: string; status: string }[] } }>({
-          path: `/apis/apiregistration.k8s.io/v1/apiservices/${apiService}`,
-        });
-        return object.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
-      },
-      60_000,
-    );
+    await register(server, livePort, pki.ca.cert);
 
     // Who may read what: a role for the live API, bound per namespace.
-    await applyRaw(server, '/apis/rbac.authorization.k8s.io/v1/clusterroles/streamroute-live-reader', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'streamroute-live-reader' },
-      rules: [
-        {
-          apiGroups: [LIVE_GROUP],
-          resources: ['relays/log', 'httpingestors', 'syslogingestors', 'emitters'],
-          verbs: ['get'],
-        },
-      ],
-    });
+    await applyRaw(
+      server,
+      '/apis/rbac.authorization.k8s.io/v1/clusterroles/streamroute-live-reader',
+      READER_ROLE,
+    );
     const bind = (namespace: string, name: string, subject: object) =>
       applyRaw(server, `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings/${name}`, {
         apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -326,5 +363,96 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
     assert.equal((await fresh.decide(caller, attributes)).allowed, true);
     assert.equal((await fresh.decide(caller, { ...attributes, namespace: 'domain-b' })).allowed, false);
     assert.equal(fresh.sent, 2);
+  });
+});
+
+describe('`streamroute operator --live-listen-addr`: the live API served by the operator process', function () {
+  this.timeout(120_000);
+  let server: KubeTestServer;
+  let operator: StreamrouteProcess;
+  let reader: { cert: string; key: string };
+
+  before(async function () {
+    await requireKubeOrSkip(this);
+    server = await startKubeApiServer();
+    const pki = testPki();
+    const serving = signed(pki.dir, 'live-operator', pki.ca, {
+      cn: `${SERVICE}.${SYSTEM}.svc`,
+      ext: `subjectAltName=DNS:${SERVICE}.${SYSTEM}.svc`,
+      usage: 'serverAuth',
+    });
+    const port = await freeTcpPort();
+    for (const namespace of [SYSTEM, 'shop'])
+      await applyRaw(server, `/api/v1/namespaces/${namespace}`, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: namespace },
+      });
+    operator = new StreamrouteProcess('operator-live', [
+      'operator',
+      '--kubeconfig',
+      server.kubeconfigPath,
+      '--namespace',
+      SYSTEM,
+      '--no-leader-elect',
+      '--health-listen-addr',
+      '127.0.0.1:0',
+      '--live-listen-addr',
+      `127.0.0.1:${port}`,
+      '--live-tls-cert-file',
+      serving.certFile,
+      '--live-tls-key-file',
+      serving.keyFile,
+    ]);
+    await eventually('the live API to listen', () => operator.log().includes('"live API listening"'));
+    await register(server, port, pki.ca.cert);
+    reader = await server.clientCertUser('dana', ['shop-readers']);
+    await applyRaw(
+      server,
+      '/apis/rbac.authorization.k8s.io/v1/clusterroles/streamroute-live-reader',
+      READER_ROLE,
+    );
+    await applyRaw(server, '/apis/rbac.authorization.k8s.io/v1/namespaces/shop/rolebindings/readers', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'readers', namespace: 'shop' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'streamroute-live-reader',
+      },
+      subjects: [{ kind: 'Group', name: 'shop-readers', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+  });
+
+  after(async () => {
+    await operator?.kill().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it('answers describe with every node (none here) and says on the stream that no data-plane pod runs yet', async () => {
+    const described = await get(`${server.server}${BASE}/shop/httpingestors/orders-in`, {
+      ...reader,
+      ca: server.ca,
+    });
+    assert.equal(described.status, 200, described.body);
+    assert.deepEqual(JSON.parse(described.body), {
+      kind: 'httpingestors',
+      name: 'orders-in',
+      namespace: 'shop',
+      nodes: [],
+    });
+    const stream = await firstLine(`${server.server}${BASE}/shop/relays/orders/log?subscription=dana`, {
+      ...reader,
+      ca: server.ca,
+    });
+    assert.match(
+      (JSON.parse(stream) as Record<string, string>)['@warning'] ?? '',
+      /no running data-plane pods in namespace streamroute-system yet/,
+    );
+    assert.match(
+      operator.log(),
+      /"live_subscription_started".*"user":"dana".*"domain":"shop".*"relay":"orders".*"subscription":"dana"/,
+    );
   });
 });

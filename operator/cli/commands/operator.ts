@@ -14,6 +14,8 @@ import { untilInterrupted } from '../../client/interrupt.js';
 import { EXIT, type Output } from '../../client/report.js';
 import { LOG_LEVELS } from './node.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
+import { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
+import { startLiveApi, type RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {
   kubeconfig?: string;
@@ -28,6 +30,10 @@ export interface OperatorOptions {
   logLevel: (typeof LOG_LEVELS)[number];
   qps: string;
   burst: string;
+  /** The live API (decision 0019): all three, or none. */
+  liveListenAddr?: string;
+  liveTlsCertFile?: string;
+  liveTlsKeyFile?: string;
 }
 
 export interface OperatorContext {
@@ -70,6 +76,15 @@ export function addOperatorCommand(
     )
     .option('--qps <n>', 'API requests per second', '50')
     .option('--burst <n>', 'API request burst', '100')
+    .option(
+      '--live-listen-addr <ip:port>',
+      'serve the live API (live.streamroute.io: relay records and describe, as the user) here; needs the two files below',
+    )
+    .option(
+      '--live-tls-cert-file <path>',
+      'the live API’s serving certificate (for <service>.<namespace>.svc)',
+    )
+    .option('--live-tls-key-file <path>', 'its private key')
     .action(async (options: OperatorOptions) => exit(await runOperator(options, output, context)));
 }
 
@@ -133,13 +148,50 @@ export async function runOperator(
       output.err(`streamroute operator: cannot start: ${messageOf(error)}`);
       return EXIT.io;
     }
+    let live: RunningLiveApi | undefined;
+    try {
+      live = await startLive(options, config, logger);
+    } catch (error: unknown) {
+      await operator.stop({ release: true });
+      output.err(`streamroute operator: cannot start the live API: ${messageOf(error)}`);
+      return EXIT.io;
+    }
     await aborted(interrupt.signal);
     logger.info('stopping');
+    await live?.close();
     await operator.stop({ release: true });
     return EXIT.ok;
   } finally {
     interrupt.dispose();
   }
+}
+
+/** The live API when its flags are given (all three, or a usage error). */
+async function startLive(
+  options: OperatorOptions,
+  config: OperatorConfig,
+  logger: Logger,
+): Promise<RunningLiveApi | undefined> {
+  const { liveListenAddr, liveTlsCertFile, liveTlsKeyFile } = options;
+  const given = [liveListenAddr, liveTlsCertFile, liveTlsKeyFile].filter((flag) => flag !== undefined);
+  if (given.length === 0) return undefined;
+  if (liveListenAddr === undefined || liveTlsCertFile === undefined || liveTlsKeyFile === undefined)
+    throw new UsageError('--live-listen-addr, --live-tls-cert-file and --live-tls-key-file go together');
+  const address = parseListenAddr(liveListenAddr);
+  if (!address.ok) throw new UsageError(`--live-listen-addr ${address.message}`);
+  const clusterOptions = {
+    ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }),
+    ...(config.context === undefined ? {} : { context: config.context }),
+  };
+  const api = new KubeApi({
+    ...clusterOptions,
+    rateLimit: config.rateLimit,
+    userAgent: 'streamroute-operator-live/0.1.0',
+  });
+  return startLiveApi(
+    { address: address.address, certFile: liveTlsCertFile, keyFile: liveTlsKeyFile },
+    { api, clusterOptions, operatorNamespace: config.namespace, logger },
+  );
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

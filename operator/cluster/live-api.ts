@@ -1,0 +1,66 @@
+// Starts the operator's live API (decision 0019) beside the controller: every replica serves it (reads
+// only; the APIService's Service spreads users over them). It reads what the API server publishes about
+// its front proxy once at start, and its serving certificate from files (a Secret the chart mounts).
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import type { ListenAddress } from '../../dataplane/net/retrying-listener.js';
+import { AccessReview } from '../access/access-review.js';
+import { createAggregatedApi } from '../access/aggregated-api.js';
+import { EXTENSION_AUTH_CONFIGMAP, frontProxyConfig } from '../access/front-proxy.js';
+import type { ClusterOptions } from './cluster-target.js';
+import { liveHandlers } from './live-handlers.js';
+
+export interface LiveApiConfig {
+  address: ListenAddress;
+  certFile: string;
+  keyFile: string;
+}
+
+export interface LiveApiDeps {
+  api: KubeApi;
+  clusterOptions: ClusterOptions;
+  operatorNamespace: string;
+  logger: Logger;
+}
+
+export interface RunningLiveApi {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Rejects with a reason a person can act on (no front proxy published, unreadable files, port taken). */
+export async function startLiveApi(config: LiveApiConfig, deps: LiveApiDeps): Promise<RunningLiveApi> {
+  const { namespace, name } = EXTENSION_AUTH_CONFIGMAP;
+  const published = await deps.api.request<{ data?: Record<string, string> }>({
+    path: `/api/v1/namespaces/${namespace}/configmaps/${name}`,
+  });
+  const frontProxy = frontProxyConfig(published.data);
+  if (!frontProxy.ok) throw new Error(frontProxy.reason);
+  const [cert, key] = await Promise.all([readFile(config.certFile), readFile(config.keyFile)]);
+  const server = createAggregatedApi({
+    serving: { cert, key },
+    frontProxy: frontProxy.config,
+    review: new AccessReview({ api: deps.api }),
+    handlers: liveHandlers(deps),
+    logger: deps.logger,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.address.port, config.address.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  deps.logger.info({ event: 'live_api_listening', host: config.address.host, port }, 'live API listening');
+  return {
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
