@@ -76,6 +76,27 @@ const RBAC_TABLE: readonly RbacRow[] = [
     resources: ['leases'],
     verbs: ['get', 'create', 'update'],
   },
+  // the live API's fan-out to the data-plane pods (decision 0019)
+  { role: 'Role/streamroute-operator', apiGroup: '', resources: ['pods'], verbs: ['list'] },
+  {
+    role: 'Role/streamroute-operator',
+    apiGroup: '',
+    resources: ['pods/portforward'],
+    verbs: ['get', 'create'],
+  },
+  // readers of the live API (ClusterRole, aggregated to view, edit and admin)
+  {
+    role: 'ClusterRole/streamroute-live-reader',
+    apiGroup: 'live.streamroute.io',
+    resources: ['relays/log'],
+    verbs: ['get'],
+  },
+  {
+    role: 'ClusterRole/streamroute-live-reader',
+    apiGroup: 'live.streamroute.io',
+    resources: ['httpingestors', 'syslogingestors', 'emitters'],
+    verbs: ['get'],
+  },
   // data plane (ClusterRole)
   { role: 'ClusterRole/streamroute-dataplane', apiGroup: '', resources: ['configmaps'], verbs: ['get'] },
   { role: 'ClusterRole/streamroute-dataplane', apiGroup: '', resources: ['secrets'], verbs: ['get'] },
@@ -333,10 +354,19 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '10',
         '--health-listen-addr',
         '0.0.0.0:8082',
+        '--live-listen-addr',
+        '0.0.0.0:9443',
+        '--live-tls-cert-file',
+        '/etc/streamroute/live-tls/tls.crt',
+        '--live-tls-key-file',
+        '/etc/streamroute/live-tls/tls.key',
       ]);
       assert.deepEqual(container.livenessProbe?.httpGet, { path: '/healthz', port: 'health' });
       assert.deepEqual(container.readinessProbe?.httpGet, { path: '/readyz', port: 'health' });
-      assert.deepEqual(container.ports, [{ name: 'health', containerPort: 8082, protocol: 'TCP' }]);
+      assert.deepEqual(container.ports, [
+        { name: 'health', containerPort: 8082, protocol: 'TCP' },
+        { name: 'live', containerPort: 9443, protocol: 'TCP' },
+      ]);
       type Pdb = RenderedObject & { spec: { minAvailable: number } };
       const pdb = get<Pdb>(objects, 'PodDisruptionBudget', 'streamroute-operator');
       assert.equal(pdb.spec.minAvailable, 1);
@@ -393,9 +423,10 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         'nothing binds the pod IP any more',
       );
       assert.ok(pod.volumes?.some((volume) => volume.name === 'tmp' && volume.emptyDir));
+      // the only Service is the live API's, on the operator pods
       assert.deepEqual(
-        objects.filter((object) => object.kind === 'Service'),
-        [],
+        objects.filter((object) => object.kind === 'Service').map((object) => object.metadata.name),
+        ['streamroute-live'],
       );
     });
 
@@ -406,8 +437,11 @@ describe('Helm chart charts/streamroute (real helm)', function () {
 
     it('puts the operator and the data plane in the release namespace, with their own ServiceAccounts', () => {
       for (const object of objects) {
-        if (object.kind.startsWith('Cluster'))
+        if (object.kind.startsWith('Cluster') || object.kind === 'APIService')
           assert.equal(object.metadata.namespace, undefined, object.kind);
+        // the one object elsewhere: the live API may read the API server's front-proxy CA there
+        else if (object.metadata.name === 'streamroute-operator-extension-auth-reader')
+          assert.equal(object.metadata.namespace, 'kube-system');
         else
           assert.equal(
             object.metadata.namespace,
