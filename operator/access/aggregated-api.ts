@@ -8,9 +8,12 @@
 //   GET /apis/live.streamroute.io/v1alpha1/namespaces/<domain>/relays/<relay>/log        records, NDJSON
 //       RBAC: get relays/log (a subresource, so the API server keeps the stream open: it cuts other
 //       requests at its --request-timeout, 60 s by default)
-//   GET /apis/live.streamroute.io/v1alpha1/namespaces/<domain>/<kind>/<name>             describe
-//       kind: httpingestors, syslogingestors, emitters; RBAC: get
+//   GET /apis/live.streamroute.io/v1alpha1/namespaces/<domain>/<kind>/<name>/describe    describe
+//       kind: httpingestors, syslogingestors, emitters; RBAC: get <kind>/describe
 // and the discovery documents the API server reads (/apis, /apis/<group>, /apis/<group>/<version>).
+// Every resource here is a subresource: discovery lists no top-level `relays` or `httpingestors`, so
+// `kubectl get httpingestors` still means the streamroute.io kind (kubectl resolves a plural to the group
+// of highest priority that lists it as a resource).
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -143,7 +146,8 @@ function targetOf(path: string): Target | undefined {
   if (resource === 'relays' && subresource === 'log')
     return { kind: 'relayLog', name, attributes: { ...attributes, subresource: 'log' } };
   const kind = DESCRIBED_KINDS.find((described) => described === resource);
-  if (kind !== undefined && subresource === undefined) return { kind, name, attributes };
+  if (kind !== undefined && subresource === 'describe')
+    return { kind, name, attributes: { ...attributes, subresource: 'describe' } };
   return undefined;
 }
 
@@ -169,9 +173,9 @@ function discoveryDocument(path: string): unknown {
     groupVersion,
     resources: [
       resource('relays/log', 'RelayLog'),
-      resource('httpingestors', 'HttpIngestorDescription'),
-      resource('syslogingestors', 'SyslogIngestorDescription'),
-      resource('emitters', 'EmitterDescription'),
+      resource('httpingestors/describe', 'ComponentDescription'),
+      resource('syslogingestors/describe', 'ComponentDescription'),
+      resource('emitters/describe', 'ComponentDescription'),
     ],
   };
 }

@@ -362,7 +362,7 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
         stream.close();
       }
     }
-    const described = await liveGet(facts, `namespaces/${DOMAIN}/httpingestors/orders-in`, certOnly);
+    const described = await liveGet(facts, `namespaces/${DOMAIN}/httpingestors/orders-in/describe`, certOnly);
     assert.equal(described.status, 200);
     const { nodes } = JSON.parse(await described.body) as {
       nodes: { node: string; description?: { state: string } }[];

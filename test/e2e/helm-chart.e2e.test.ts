@@ -94,7 +94,7 @@ const RBAC_TABLE: readonly RbacRow[] = [
   {
     role: 'ClusterRole/streamroute-live-reader',
     apiGroup: 'live.streamroute.io',
-    resources: ['httpingestors', 'syslogingestors', 'emitters'],
+    resources: ['httpingestors/describe', 'syslogingestors/describe', 'emitters/describe'],
     verbs: ['get'],
   },
   // data plane (ClusterRole)

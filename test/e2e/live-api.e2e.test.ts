@@ -86,7 +86,7 @@ const READER_ROLE = {
   rules: [
     {
       apiGroups: [LIVE_GROUP],
-      resources: ['relays/log', 'httpingestors', 'syslogingestors', 'emitters'],
+      resources: ['relays/log', 'httpingestors/describe', 'syslogingestors/describe', 'emitters/describe'],
       verbs: ['get'],
     },
   ],
@@ -293,7 +293,7 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
   });
 
   it('serves a client-certificate user (no token, no Secret) through its group, in its namespace only', async () => {
-    const inA = await get(viaApi('domain-a/httpingestors/orders-in'), { ...carol, ca: server.ca });
+    const inA = await get(viaApi('domain-a/httpingestors/orders-in/describe'), { ...carol, ca: server.ca });
     assert.equal(inA.status, 200, inA.body);
     assert.deepEqual(JSON.parse(inA.body), { kind: 'httpingestors', name: 'orders-in', user: 'carol' });
     assert.ok(seen.at(-1)?.caller.groups.includes('team-a'));
@@ -304,7 +304,10 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
   it('refuses each ServiceAccount in the other namespace, before the request reaches the operator', async () => {
     const before = seen.length;
     const aInB = await get(viaApi('domain-b/relays/audit/log'), { token: token('domain-a'), ca: server.ca });
-    const bInA = await get(viaApi('domain-a/emitters/out'), { token: token('domain-b'), ca: server.ca });
+    const bInA = await get(viaApi('domain-a/emitters/out/describe'), {
+      token: token('domain-b'),
+      ca: server.ca,
+    });
     assert.equal(aInB.status, 403);
     assert.match(
       (JSON.parse(aInB.body) as { message: string }).message,
@@ -338,6 +341,23 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
       assert.equal(attempt.status, 401, attempt.body);
       assert.equal((JSON.parse(attempt.body) as { reason: string }).reason, 'Unauthorized');
     }
+  });
+
+  it('lists only subresources in discovery, so kubectl’s plurals (httpingestors, relays) stay the CRDs’', async () => {
+    const discovery = await get(`${server.server}/apis/${LIVE_GROUP}/${LIVE_VERSION}`, {
+      token: server.token,
+      ca: server.ca,
+    });
+    assert.equal(discovery.status, 200, discovery.body);
+    const names = (JSON.parse(discovery.body) as { resources: { name: string }[] }).resources.map(
+      (r) => r.name,
+    );
+    assert.deepEqual(names, [
+      'relays/log',
+      'httpingestors/describe',
+      'syslogingestors/describe',
+      'emitters/describe',
+    ]);
   });
 
   it('asks the API server once for a storm of identical starts, and not again within the cache time', async () => {
@@ -431,7 +451,7 @@ describe('`streamroute operator --live-listen-addr`: the live API served by the 
   });
 
   it('answers describe with every node (none here) and says on the stream that no data-plane pod runs yet', async () => {
-    const described = await get(`${server.server}${BASE}/shop/httpingestors/orders-in`, {
+    const described = await get(`${server.server}${BASE}/shop/httpingestors/orders-in/describe`, {
       ...reader,
       ca: server.ca,
     });
