@@ -22,9 +22,10 @@ import { freeTcpPort } from '../support/syslog-wire-peer.js';
 import { requireKubeOrSkip, startKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
 import { applyRaw } from '../support/kube-client.js';
 import { signed, testPki } from '../support/test-pki.js';
+import { firstLine, LIVE_SERVICE, LIVE_SYSTEM, READER_ROLE, register } from '../support/live-api.js';
 
-const SYSTEM = 'streamroute-system';
-const SERVICE = 'streamroute-live';
+const SYSTEM = LIVE_SYSTEM;
+const SERVICE = LIVE_SERVICE;
 const BASE = `/apis/${LIVE_GROUP}/${LIVE_VERSION}/namespaces`;
 
 interface Answer {
@@ -75,80 +76,6 @@ function get(
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body, chunkTimes }));
     });
     req.on('error', reject);
-    req.end();
-  });
-}
-
-const READER_ROLE = {
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind: 'ClusterRole',
-  metadata: { name: 'streamroute-live-reader' },
-  rules: [
-    {
-      apiGroups: [LIVE_GROUP],
-      resources: ['relays/log', 'httpingestors/describe', 'syslogingestors/describe', 'emitters/describe'],
-      verbs: ['get'],
-    },
-  ],
-};
-
-/**
- * Registers the live API as a cluster would, but on loopback: an ExternalName Service (Endpoints may not
- * name a loopback address, and there is no kube-proxy here); resolves once the APIService is Available.
- */
-async function register(server: KubeTestServer, port: number, caBundle: Buffer): Promise<void> {
-  const admin = new KubeApi({
-    kubeconfig: server.kubeconfigPath,
-    rateLimit: { qps: 100, burst: 100 },
-    userAgent: 'live-api-test',
-  });
-  await applyRaw(server, `/api/v1/namespaces/${SYSTEM}/services/${SERVICE}`, {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: SERVICE, namespace: SYSTEM },
-    spec: { type: 'ExternalName', externalName: 'localhost' },
-  });
-  const apiService = `${LIVE_VERSION}.${LIVE_GROUP}`;
-  await applyRaw(server, `/apis/apiregistration.k8s.io/v1/apiservices/${apiService}`, {
-    apiVersion: 'apiregistration.k8s.io/v1',
-    kind: 'APIService',
-    metadata: { name: apiService },
-    spec: {
-      group: LIVE_GROUP,
-      version: LIVE_VERSION,
-      groupPriorityMinimum: 1000,
-      versionPriority: 15,
-      service: { namespace: SYSTEM, name: SERVICE, port },
-      caBundle: caBundle.toString('base64'),
-    },
-  });
-  await eventually(
-    'the APIService to be Available',
-    async () => {
-      const object = await admin.request<{ status?: { conditions?: { type: string; status: string }[] } }>({
-        path: `/apis/apiregistration.k8s.io/v1/apiservices/${apiService}`,
-      });
-      return object.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True');
-    },
-    60_000,
-  );
-}
-
-/** The first line of a streamed answer; the request is cut after it. */
-function firstLine(url: string, auth: { cert: string; key: string; ca: string }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const req = request(url, { ...auth, agent: false }, (response) => {
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-        const newline = text.indexOf('\n');
-        if (newline < 0) return;
-        req.destroy();
-        resolve(text.slice(0, newline));
-      });
-    });
-    req.on('error', (error) => (text.includes('\n') ? undefined : reject(error)));
     req.end();
   });
 }
