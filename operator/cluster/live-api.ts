@@ -11,11 +11,16 @@ import { createAggregatedApi } from '../access/aggregated-api.js';
 import { EXTENSION_AUTH_CONFIGMAP, frontProxyConfig } from '../access/front-proxy.js';
 import type { ClusterOptions } from './cluster-target.js';
 import { liveHandlers } from './live-handlers.js';
+import { internalAccess, WatchedPods } from './internal-access.js';
+import type { PodAccess } from './pod-access.js';
+import { systemClock } from '../../dataplane/core/clock.js';
 
 export interface LiveApiConfig {
   address: ListenAddress;
   certFile: string;
   keyFile: string;
+  /** The data plane's internal listeners (decision 0019); without them, port-forwards. */
+  internal?: { caFile: string; certFile: string; keyFile: string; serverName: string };
 }
 
 export interface LiveApiDeps {
@@ -39,11 +44,13 @@ export async function startLiveApi(config: LiveApiConfig, deps: LiveApiDeps): Pr
   const frontProxy = frontProxyConfig(published.data);
   if (!frontProxy.ok) throw new Error(frontProxy.reason);
   const [cert, key] = await Promise.all([readFile(config.certFile), readFile(config.keyFile)]);
+  const stopWatch = new AbortController();
+  const access = config.internal && (await podsOverInternalChannel(config.internal, deps, stopWatch.signal));
   const server = createAggregatedApi({
     serving: { cert, key },
     frontProxy: frontProxy.config,
     review: new AccessReview({ api: deps.api }),
-    handlers: liveHandlers(deps),
+    handlers: liveHandlers({ ...deps, ...(access === undefined ? {} : { access }) }),
     logger: deps.logger,
   });
   await new Promise<void>((resolve, reject) => {
@@ -59,8 +66,28 @@ export async function startLiveApi(config: LiveApiConfig, deps: LiveApiDeps): Pr
     port,
     close: () =>
       new Promise((resolve) => {
+        stopWatch.abort();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The watched pods, reached on their internal listeners with the operator's client certificate. */
+async function podsOverInternalChannel(
+  files: NonNullable<LiveApiConfig['internal']>,
+  deps: LiveApiDeps,
+  signal: AbortSignal,
+): Promise<PodAccess> {
+  const [ca, cert, key] = await Promise.all(
+    [files.caFile, files.certFile, files.keyFile].map((file) => readFile(file)),
+  );
+  const pods = new WatchedPods({
+    api: deps.api,
+    namespace: deps.operatorNamespace,
+    clock: systemClock,
+    logger: deps.logger,
+    signal,
+  });
+  return internalAccess(pods, { ca: ca!, cert: cert!, key: key!, serverName: files.serverName });
 }

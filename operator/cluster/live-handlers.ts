@@ -12,6 +12,7 @@ import { runClusterSubscribe } from './cluster-subscribe.js';
 import type { ClusterOptions } from './cluster-target.js';
 import { describeOnNodes } from './live-describe.js';
 import type { PodGet } from './pod-admin.js';
+import type { PodAccess } from './pod-access.js';
 
 export interface LiveHandlerDeps {
   api: KubeApi;
@@ -19,6 +20,8 @@ export interface LiveHandlerDeps {
   clusterOptions: ClusterOptions;
   operatorNamespace: string;
   logger: Logger;
+  /** How pods are found and reached (default: listed and port-forwarded with the operator's credentials). */
+  access?: PodAccess;
   /** Tests: the API connection and websocket of the port-forwards. */
   forward?: Pick<PodGet, 'connection' | 'hooks'>;
 }
@@ -61,6 +64,7 @@ export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {
           ...(Number.isSafeInteger(buffer) && buffer > 0 ? { buffer } : {}),
           signal,
           drained: () => drained(response),
+          ...(deps.access === undefined ? {} : { access: deps.access }),
           ...(deps.forward === undefined ? {} : { forward: deps.forward }),
         },
         {
@@ -77,6 +81,7 @@ export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {
         operatorNamespace: deps.operatorNamespace,
         kind: kind === 'emitters' ? 'emitter' : 'ingestor',
         name,
+        ...(deps.access === undefined ? {} : { access: deps.access }),
         ...(deps.forward === undefined ? {} : { forward: deps.forward }),
       });
       return { kind, name, namespace, nodes };

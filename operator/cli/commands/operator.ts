@@ -15,7 +15,8 @@ import { EXIT, type Output } from '../../client/report.js';
 import { LOG_LEVELS } from './node.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
 import { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
-import { startLiveApi, type RunningLiveApi } from '../../cluster/live-api.js';
+import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
+import { startLiveApi, type LiveApiConfig, type RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {
   kubeconfig?: string;
@@ -34,6 +35,11 @@ export interface OperatorOptions {
   liveListenAddr?: string;
   liveTlsCertFile?: string;
   liveTlsKeyFile?: string;
+  /** How the live API reaches the data-plane pods (decision 0019): all three files, or port-forwards. */
+  internalCaFile?: string;
+  internalClientCertFile?: string;
+  internalClientKeyFile?: string;
+  internalServerName: string;
 }
 
 export interface OperatorContext {
@@ -85,6 +91,17 @@ export function addOperatorCommand(
       'the live API’s serving certificate (for <service>.<namespace>.svc)',
     )
     .option('--live-tls-key-file <path>', 'its private key')
+    .option(
+      '--internal-ca-file <path>',
+      "the CA of the data plane's internal listeners: the live API reaches pods there (without it: through port-forwards)",
+    )
+    .option('--internal-client-cert-file <path>', "the operator's client certificate for those listeners")
+    .option('--internal-client-key-file <path>', 'its private key')
+    .option(
+      '--internal-server-name <name>',
+      "the name on the data plane's internal serving certificate",
+      DEFAULT_INTERNAL_SERVER_NAME,
+    )
     .action(async (options: OperatorOptions) => exit(await runOperator(options, output, context)));
 }
 
@@ -136,6 +153,7 @@ export async function runOperator(
 ): Promise<number> {
   const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
   const config = operatorConfig(options, logger);
+  const live = liveConfig(options);
   const interrupt = untilInterrupted(context.signal);
   try {
     let operator: RunningOperator;
@@ -148,9 +166,9 @@ export async function runOperator(
       output.err(`streamroute operator: cannot start: ${messageOf(error)}`);
       return EXIT.io;
     }
-    let live: RunningLiveApi | undefined;
+    let liveApi: RunningLiveApi | undefined;
     try {
-      live = await startLive(options, config, logger);
+      if (live !== undefined) liveApi = await startLive(live, config, logger);
     } catch (error: unknown) {
       await operator.stop({ release: true });
       output.err(`streamroute operator: cannot start the live API: ${messageOf(error)}`);
@@ -158,7 +176,7 @@ export async function runOperator(
     }
     await aborted(interrupt.signal);
     logger.info('stopping');
-    await live?.close();
+    await liveApi?.close();
     await operator.stop({ release: true });
     return EXIT.ok;
   } finally {
@@ -166,19 +184,41 @@ export async function runOperator(
   }
 }
 
-/** The live API when its flags are given (all three, or a usage error). */
-async function startLive(
-  options: OperatorOptions,
-  config: OperatorConfig,
-  logger: Logger,
-): Promise<RunningLiveApi | undefined> {
+/** The live API's flags checked: undefined when none is given, else all of them (or a UsageError). */
+export function liveConfig(options: OperatorOptions): LiveApiConfig | undefined {
   const { liveListenAddr, liveTlsCertFile, liveTlsKeyFile } = options;
   const given = [liveListenAddr, liveTlsCertFile, liveTlsKeyFile].filter((flag) => flag !== undefined);
-  if (given.length === 0) return undefined;
+  const internal = [options.internalCaFile, options.internalClientCertFile, options.internalClientKeyFile];
+  if (given.length === 0) {
+    if (internal.some((flag) => flag !== undefined))
+      throw new UsageError(
+        '--internal-ca-file and its certificate are for the live API: give --live-listen-addr',
+      );
+    return undefined;
+  }
   if (liveListenAddr === undefined || liveTlsCertFile === undefined || liveTlsKeyFile === undefined)
     throw new UsageError('--live-listen-addr, --live-tls-cert-file and --live-tls-key-file go together');
   const address = parseListenAddr(liveListenAddr);
   if (!address.ok) throw new UsageError(`--live-listen-addr ${address.message}`);
+  const [caFile, certFile, keyFile] = internal;
+  const config: LiveApiConfig = {
+    address: address.address,
+    certFile: liveTlsCertFile,
+    keyFile: liveTlsKeyFile,
+  };
+  if (caFile === undefined && certFile === undefined && keyFile === undefined) return config;
+  if (caFile === undefined || certFile === undefined || keyFile === undefined)
+    throw new UsageError(
+      '--internal-ca-file, --internal-client-cert-file and --internal-client-key-file go together',
+    );
+  return { ...config, internal: { caFile, certFile, keyFile, serverName: options.internalServerName } };
+}
+
+async function startLive(
+  live: LiveApiConfig,
+  config: OperatorConfig,
+  logger: Logger,
+): Promise<RunningLiveApi> {
   const clusterOptions = {
     ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }),
     ...(config.context === undefined ? {} : { context: config.context }),
@@ -188,10 +228,7 @@ async function startLive(
     rateLimit: config.rateLimit,
     userAgent: 'streamroute-operator-live/0.1.0',
   });
-  return startLiveApi(
-    { address: address.address, certFile: liveTlsCertFile, keyFile: liveTlsKeyFile },
-    { api, clusterOptions, operatorNamespace: config.namespace, logger },
-  );
+  return startLiveApi(live, { api, clusterOptions, operatorNamespace: config.namespace, logger });
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
