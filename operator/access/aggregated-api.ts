@@ -17,6 +17,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { LiveMetrics, RequestOutcome, StreamEnd } from './live-metrics.js';
 import { AccessReview, describeAttributes, type ResourceAttributes } from './access-review.js';
 import { proxiedCaller, type Caller, type FrontProxyConfig } from './front-proxy.js';
 
@@ -53,7 +54,15 @@ export interface AggregatedApiOptions {
   review: AccessReview;
   handlers: LiveHandlers;
   logger: Logger;
+  metrics?: LiveMetrics;
+  /** How often an open stream's access is reviewed again (default 60 s; answers are cached 10 s). */
+  reauthorizeMs?: number;
+  /** How long one stream may stay open before it must be opened, and so authenticated, again (1 h). */
+  maxStreamMs?: number;
 }
+
+export const DEFAULT_REAUTHORIZE_MS = 60_000;
+export const DEFAULT_MAX_STREAM_MS = 3_600_000;
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
@@ -84,24 +93,39 @@ async function route(
     const url = new URL(request.url ?? '/', 'https://localhost');
     const discovery = discoveryDocument(url.pathname);
     const who = proxiedCaller(request, options.frontProxy);
-    if (!who.ok) return status(response, 401, 'Unauthorized', who.reason);
+    const count = (outcome: RequestOutcome): void =>
+      options.metrics?.request(
+        target?.kind === 'relayLog' ? 'log' : target === undefined ? 'other' : 'describe',
+        outcome,
+      );
+    const target = targetOf(url.pathname);
+    if (!who.ok) {
+      count('unauthenticated');
+      return status(response, 401, 'Unauthorized', who.reason);
+    }
     if (request.method !== 'GET')
       return status(response, 405, 'MethodNotAllowed', `${request.method} is not served`);
     if (discovery !== undefined) return json(response, 200, discovery);
-    const target = targetOf(url.pathname);
-    if (target === undefined)
+    if (target === undefined) {
+      count('not_found');
       return status(response, 404, 'NotFound', `no such path in ${LIVE_GROUP}/${LIVE_VERSION}`);
+    }
     const decision = await options.review.decide(who.caller, target.attributes);
-    if (!decision.allowed)
+    if (!decision.allowed) {
+      count('forbidden');
       return status(
         response,
         403,
         'Forbidden',
         `user "${who.caller.user}" may not ${describeAttributes(target.attributes)}`,
       );
+    }
+    count('allowed');
     if (target.kind === 'relayLog') {
       const aborted = new AbortController();
-      response.on('close', () => aborted.abort());
+      response.on('close', () => aborted.abort('client' satisfies StreamEnd));
+      const stopWatching = watchAccess(options, who.caller, target.attributes, aborted);
+      response.on('close', stopWatching);
       await options.handlers.relayLog(
         {
           caller: who.caller,
@@ -130,6 +154,36 @@ async function route(
       status(response, 500, 'InternalError', 'the request failed; see the operator log');
     else response.destroy();
   }
+}
+
+/**
+ * Ends a stream (aborting with a StreamEnd reason) when a review of its access says no, asked every
+ * `reauthorizeMs`, or when it has been open `maxStreamMs`: the API server authenticated the user once, at
+ * the start, so a role taken away or credentials that expired must not keep a stream open for ever.
+ * Returns the function that stops watching.
+ */
+function watchAccess(
+  options: AggregatedApiOptions,
+  caller: Caller,
+  attributes: ResourceAttributes,
+  stream: AbortController,
+): () => void {
+  const recheck = setInterval(() => {
+    void options.review
+      .decide(caller, attributes)
+      .then((decision) => {
+        if (!decision.allowed) stream.abort('revoked' satisfies StreamEnd);
+      })
+      .catch(() => undefined); // a review that fails keeps the stream; the next one decides
+  }, options.reauthorizeMs ?? DEFAULT_REAUTHORIZE_MS).unref();
+  const lifetime = setTimeout(
+    () => stream.abort('lifetime' satisfies StreamEnd),
+    options.maxStreamMs ?? DEFAULT_MAX_STREAM_MS,
+  ).unref();
+  return () => {
+    clearInterval(recheck);
+    clearTimeout(lifetime);
+  };
 }
 
 type Target =

@@ -155,7 +155,8 @@ class Merger {
   }
 }
 
-function bodyText(response: IncomingMessage): Promise<string> {
+/** A response's whole body as text (what arrived, when it fails). */
+export function bodyText(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));

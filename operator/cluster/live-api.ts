@@ -2,6 +2,8 @@
 // only; the APIService's Service spreads users over them). It reads what the API server publishes about
 // its front proxy once at start, and its serving certificate from files (a Secret the chart mounts).
 import { readFile } from 'node:fs/promises';
+import type { Registry } from 'prom-client';
+import { LiveMetrics } from '../access/live-metrics.js';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
@@ -19,6 +21,9 @@ export interface LiveApiConfig {
   address: ListenAddress;
   certFile: string;
   keyFile: string;
+  /** How often open streams are reviewed again, and how long one may stay open (aggregated-api.ts). */
+  reauthorizeMs?: number;
+  maxStreamMs?: number;
   /** The data plane's internal listeners (decision 0019); without them, port-forwards. */
   internal?: { caFile: string; certFile: string; keyFile: string; serverName: string };
 }
@@ -28,6 +33,8 @@ export interface LiveApiDeps {
   clusterOptions: ClusterOptions;
   operatorNamespace: string;
   logger: Logger;
+  /** The operator's registry: the live API's counters go to its /metrics. */
+  registry?: Registry;
 }
 
 export interface RunningLiveApi {
@@ -46,12 +53,16 @@ export async function startLiveApi(config: LiveApiConfig, deps: LiveApiDeps): Pr
   const [cert, key] = await Promise.all([readFile(config.certFile), readFile(config.keyFile)]);
   const stopWatch = new AbortController();
   const access = config.internal && (await podsOverInternalChannel(config.internal, deps, stopWatch.signal));
+  const metrics = new LiveMetrics(deps.registry);
   const server = createAggregatedApi({
     serving: { cert, key },
     frontProxy: frontProxy.config,
     review: new AccessReview({ api: deps.api }),
-    handlers: liveHandlers({ ...deps, ...(access === undefined ? {} : { access }) }),
+    handlers: liveHandlers({ ...deps, metrics, ...(access === undefined ? {} : { access }) }),
     logger: deps.logger,
+    metrics,
+    ...(config.reauthorizeMs === undefined ? {} : { reauthorizeMs: config.reauthorizeMs }),
+    ...(config.maxStreamMs === undefined ? {} : { maxStreamMs: config.maxStreamMs }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { LiveHandlers } from '../access/aggregated-api.js';
+import type { LiveMetrics, StreamEnd } from '../access/live-metrics.js';
 import { drained } from '../client/drained.js';
 import { runClusterSubscribe } from './cluster-subscribe.js';
 import type { ClusterOptions } from './cluster-target.js';
@@ -20,6 +21,7 @@ export interface LiveHandlerDeps {
   clusterOptions: ClusterOptions;
   operatorNamespace: string;
   logger: Logger;
+  metrics?: LiveMetrics;
   /** How pods are found and reached (default: listed and port-forwarded with the operator's credentials). */
   access?: PodAccess;
   /** Tests: the API connection and websocket of the port-forwards. */
@@ -30,6 +32,17 @@ const SUBSCRIPTION_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** Lines that are not records carry one key no record field can have (record fields are identifiers). */
 export const WARNING_KEY = '@warning';
+
+/** What a stream's last line says when the operator, not the user, ended it. */
+const ENDINGS: Partial<Record<StreamEnd, string>> = {
+  revoked: 'your access to this relay was withdrawn (RBAC): the stream ends',
+  lifetime: 'the stream reached its maximum time and ends; open it again to authenticate again',
+};
+
+function endReason(signal: AbortSignal): StreamEnd {
+  const reason: unknown = signal.reason;
+  return reason === 'revoked' || reason === 'lifetime' || reason === 'client' ? reason : 'stopping';
+}
 
 export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {
   const log = deps.logger.child({ component: 'live-api' });
@@ -53,6 +66,7 @@ export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {
       const buffer = Number(query.get('buffer') ?? Number.NaN);
       const who = { user: caller.user, domain: namespace, relay, subscription };
       log.info({ event: 'live_subscription_started', ...who }, 'subscription started');
+      deps.metrics?.started(namespace);
       response.writeHead(200, { 'content-type': 'application/x-ndjson' });
       response.flushHeaders();
       await runClusterSubscribe(
@@ -72,8 +86,12 @@ export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {
           err: (text) => void response.write(`${JSON.stringify({ [WARNING_KEY]: text })}\n`),
         },
       );
+      const reason = endReason(signal);
+      const why = ENDINGS[reason];
+      if (why !== undefined) response.write(`${JSON.stringify({ [WARNING_KEY]: why })}\n`);
       response.end();
-      log.info({ event: 'live_subscription_ended', ...who }, 'subscription ended');
+      deps.metrics?.ended(namespace, reason);
+      log.info({ event: 'live_subscription_ended', ...who, reason }, 'subscription ended');
     },
     async describe({ namespace, kind, name }) {
       const nodes = await describeOnNodes({

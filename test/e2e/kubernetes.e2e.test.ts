@@ -176,6 +176,8 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
   const livePorts = new Map<string, number>();
   /** The chart's ClusterRole for reading a domain live (templates/live-api.yaml). */
   let liveReaderRole = '';
+  /** The chart's ClusterRole for changing a domain's graph (templates/editor-clusterrole.yaml). */
+  let editorRole = '';
 
   const cli = (args: readonly string[], stdin?: string) =>
     runStreamroute(['--kubeconfig', adminKubeconfig, '-d', DOMAIN, ...args], stdin);
@@ -486,6 +488,73 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     const operatorLog = operators[0]?.log() ?? '';
     assert.match(operatorLog, /"live_subscription_started".*"user":"erin".*"domain":"shop"/);
     assert.doesNotMatch(operatorLog, /L-0|L-1/, 'no record in the operator log');
+  });
+
+  it('lets a ServiceAccount with rights only in the domain run `streamroute subscribe` and `describe` (live API)', async () => {
+    const bind = (name: string, role: string, subject: object) =>
+      applyRaw(server, `/apis/rbac.authorization.k8s.io/v1/namespaces/${DOMAIN}/rolebindings/${name}`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name, namespace: DOMAIN },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+        subjects: [subject],
+      });
+    await applyRaw(server, `/api/v1/namespaces/${DOMAIN}/serviceaccounts/viewer`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'viewer', namespace: DOMAIN },
+    });
+    const subject = { kind: 'ServiceAccount', name: 'viewer', namespace: DOMAIN };
+    await bind('viewer-live', liveReaderRole, subject);
+    await bind('viewer-edit', editorRole, subject); // to read the ingestor's status for describe
+    const kubeconfig = await serviceAccountKubeconfig(server, DOMAIN, 'viewer');
+    const subscriber = new StreamrouteProcess('cli-live-subscribe', [
+      '--kubeconfig',
+      kubeconfig,
+      'subscribe',
+      'viewer',
+      'orders',
+      '-d',
+      DOMAIN,
+    ]);
+    try {
+      await eventually('both nodes to serve the CLI’s subscription', async () => {
+        for (const node of nodes) {
+          const metrics = await fetchAdmin(node.adminPort, '/metrics');
+          if (!/^streamroute_subscribers(\{[^}]*\})? 1$/m.test(metrics.body)) return false;
+        }
+        return true;
+      });
+      for (const [index, node] of nodes.entries()) await post(node, { order_id: `C-${index}`, amount: 8 });
+      await eventually('a record from each node on the CLI’s stdout', () =>
+        /C-0[\s\S]*C-1|C-1[\s\S]*C-0/.test(subscriber.log()),
+      );
+      assert.doesNotMatch(subscriber.log(), /port-forward/, 'through the live API, not port-forwards');
+    } finally {
+      await subscriber.stop();
+    }
+    const described = await runStreamroute([
+      '--kubeconfig',
+      kubeconfig,
+      'describe',
+      'ingestor',
+      'orders_in',
+      '-d',
+      DOMAIN,
+    ]);
+    assert.equal(described.code, 0, described.stderr);
+    for (const node of nodes) assert.match(described.stdout, new RegExp(node.name));
+    // the same account in the operator's namespace: the API server says no
+    const elsewhere = await runStreamroute([
+      '--kubeconfig',
+      kubeconfig,
+      'describe',
+      'ingestor',
+      'orders_in',
+      '-d',
+      SYSTEM,
+    ]);
+    assert.notEqual(elsewhere.code, 0);
   });
 
   it('answers probes and metrics on the health listener, which serves no records', async () => {

@@ -350,6 +350,11 @@ describe('`streamroute operator --live-listen-addr`: the live API served by the 
       serving.certFile,
       '--live-tls-key-file',
       serving.keyFile,
+      // short, so the test sees a withdrawn role and a stream's end of time
+      '--live-reauthorize-seconds',
+      '1',
+      '--live-max-stream-seconds',
+      '20',
     ]);
     await eventually('the live API to listen', () => operator.log().includes('"live API listening"'));
     await register(server, port, pki.ca.cert);
@@ -401,5 +406,62 @@ describe('`streamroute operator --live-listen-addr`: the live API served by the 
       operator.log(),
       /"live_subscription_started".*"user":"dana".*"domain":"shop".*"relay":"orders".*"subscription":"dana"/,
     );
+  });
+
+  it('ends a stream whose role was taken away, and a stream at its maximum time, each with its reason', async () => {
+    const bindUser = (user: string) =>
+      applyRaw(server, `/apis/rbac.authorization.k8s.io/v1/namespaces/shop/rolebindings/${user}`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: user, namespace: 'shop' },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'streamroute-live-reader',
+        },
+        subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+      });
+    const [erin, frank] = [await server.clientCertUser('erin', []), await server.clientCertUser('frank', [])];
+    await bindUser('erin');
+    await bindUser('frank');
+    const url = (user: string) => `${server.server}${BASE}/shop/relays/orders/log?subscription=${user}`;
+    await eventually(
+      'erin to be allowed',
+      async () => (await firstLine(url('erin'), { ...erin, ca: server.ca })) !== '',
+    );
+    const started = performance.now();
+    const erinStream = get(url('erin'), { ...erin, ca: server.ca });
+    const frankStream = get(url('frank'), { ...frank, ca: server.ca });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const admin = new KubeApi({
+      kubeconfig: server.kubeconfigPath,
+      rateLimit: { qps: 10, burst: 10 },
+      userAgent: 'test',
+    });
+    await admin.request({
+      method: 'DELETE',
+      path: '/apis/rbac.authorization.k8s.io/v1/namespaces/shop/rolebindings/erin',
+    });
+    const revoked = await erinStream;
+    // one review a second, answers cached for at most 10 s
+    assert.ok(
+      performance.now() - started < 15_000,
+      `erin's stream ended after ${performance.now() - started} ms`,
+    );
+    assert.match(
+      revoked.body,
+      /"@warning":"your access to this relay was withdrawn \(RBAC\): the stream ends"/,
+    );
+    const again = await get(url('erin'), { ...erin, ca: server.ca });
+    assert.equal(again.status, 403);
+    const ended = await frankStream;
+    const lasted = performance.now() - started;
+    assert.ok(lasted > 19_000 && lasted < 30_000, `frank's stream lasted ${lasted} ms`);
+    assert.match(
+      ended.body,
+      /"@warning":"the stream reached its maximum time and ends; open it again to authenticate again"/,
+    );
+    assert.match(operator.log(), /"live_subscription_ended".*"user":"erin".*"reason":"revoked"/);
+    assert.match(operator.log(), /"live_subscription_ended".*"user":"frank".*"reason":"lifetime"/);
   });
 });

@@ -16,6 +16,8 @@ import { LOG_LEVELS } from './node.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
 import { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
 import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
+import type { Registry } from 'prom-client';
+import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from '../../access/aggregated-api.js';
 import { startLiveApi, type LiveApiConfig, type RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {
@@ -40,6 +42,8 @@ export interface OperatorOptions {
   internalClientCertFile?: string;
   internalClientKeyFile?: string;
   internalServerName: string;
+  liveReauthorizeSeconds: string;
+  liveMaxStreamSeconds: string;
 }
 
 export interface OperatorContext {
@@ -91,6 +95,16 @@ export function addOperatorCommand(
       'the live API’s serving certificate (for <service>.<namespace>.svc)',
     )
     .option('--live-tls-key-file <path>', 'its private key')
+    .option(
+      '--live-reauthorize-seconds <n>',
+      "how often an open stream's access is reviewed again; a stream whose access was withdrawn ends",
+      String(DEFAULT_REAUTHORIZE_MS / 1000),
+    )
+    .option(
+      '--live-max-stream-seconds <n>',
+      'how long a stream stays open before the client must open it again (and so authenticate again)',
+      String(DEFAULT_MAX_STREAM_MS / 1000),
+    )
     .option(
       '--internal-ca-file <path>',
       "the CA of the data plane's internal listeners: the live API reaches pods there (without it: through port-forwards)",
@@ -168,7 +182,7 @@ export async function runOperator(
     }
     let liveApi: RunningLiveApi | undefined;
     try {
-      if (live !== undefined) liveApi = await startLive(live, config, logger);
+      if (live !== undefined) liveApi = await startLive(live, config, logger, operator.controller.registry);
     } catch (error: unknown) {
       await operator.stop({ release: true });
       output.err(`streamroute operator: cannot start the live API: ${messageOf(error)}`);
@@ -205,6 +219,8 @@ export function liveConfig(options: OperatorOptions): LiveApiConfig | undefined 
     address: address.address,
     certFile: liveTlsCertFile,
     keyFile: liveTlsKeyFile,
+    reauthorizeMs: positive('--live-reauthorize-seconds', options.liveReauthorizeSeconds, false) * 1000,
+    maxStreamMs: positive('--live-max-stream-seconds', options.liveMaxStreamSeconds, false) * 1000,
   };
   if (caFile === undefined && certFile === undefined && keyFile === undefined) return config;
   if (caFile === undefined || certFile === undefined || keyFile === undefined)
@@ -218,6 +234,7 @@ async function startLive(
   live: LiveApiConfig,
   config: OperatorConfig,
   logger: Logger,
+  registry: Registry,
 ): Promise<RunningLiveApi> {
   const clusterOptions = {
     ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }),
@@ -228,7 +245,7 @@ async function startLive(
     rateLimit: config.rateLimit,
     userAgent: 'streamroute-operator-live/0.1.0',
   });
-  return startLiveApi(live, { api, clusterOptions, operatorNamespace: config.namespace, logger });
+  return startLiveApi(live, { api, clusterOptions, operatorNamespace: config.namespace, logger, registry });
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
