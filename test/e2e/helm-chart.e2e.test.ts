@@ -77,13 +77,7 @@ const RBAC_TABLE: readonly RbacRow[] = [
     verbs: ['get', 'create', 'update'],
   },
   // the live API's fan-out to the data-plane pods (decision 0019)
-  { role: 'Role/streamroute-operator', apiGroup: '', resources: ['pods'], verbs: ['list'] },
-  {
-    role: 'Role/streamroute-operator',
-    apiGroup: '',
-    resources: ['pods/portforward'],
-    verbs: ['get', 'create'],
-  },
+  { role: 'Role/streamroute-operator', apiGroup: '', resources: ['pods'], verbs: ['list', 'watch'] },
   // readers of the live API (ClusterRole, aggregated to view, edit and admin)
   {
     role: 'ClusterRole/streamroute-live-reader',
@@ -139,13 +133,7 @@ const RBAC_TABLE: readonly RbacRow[] = [
     resources: ['secrets'],
     verbs: ['create', 'list'],
   },
-  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods'], verbs: ['list'] },
-  {
-    role: 'ClusterRole/streamroute-editor',
-    apiGroup: '',
-    resources: ['pods/portforward'],
-    verbs: ['get', 'create'],
-  },
+  // (pods list and pods/portforward only with live.enabled=false: the CLI's port-forwards)
   // the post-delete hook (Role in the release namespace, ClusterRole for the node reports)
   { role: 'Role/streamroute-uninstall-cleanup', apiGroup: '', resources: ['pods'], verbs: ['list'] },
   {
@@ -360,6 +348,12 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '/etc/streamroute/live-tls/tls.crt',
         '--live-tls-key-file',
         '/etc/streamroute/live-tls/tls.key',
+        '--internal-ca-file',
+        '/etc/streamroute/internal-tls/ca.crt',
+        '--internal-client-cert-file',
+        '/etc/streamroute/internal-tls/tls.crt',
+        '--internal-client-key-file',
+        '/etc/streamroute/internal-tls/tls.key',
       ]);
       assert.deepEqual(container.livenessProbe?.httpGet, { path: '/healthz', port: 'health' });
       assert.deepEqual(container.readinessProbe?.httpGet, { path: '/readyz', port: 'health' });
@@ -392,6 +386,14 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '0.0.0.0:8443',
         '--admin-listen-addr',
         '127.0.0.1:8081',
+        '--internal-listen-addr',
+        '0.0.0.0:9444',
+        '--internal-tls-cert-file',
+        '/etc/streamroute/internal-tls/tls.crt',
+        '--internal-tls-key-file',
+        '/etc/streamroute/internal-tls/tls.key',
+        '--internal-client-ca-file',
+        '/etc/streamroute/internal-tls/ca.crt',
         '--health-listen-addr',
         '0.0.0.0:8090',
       ]);
@@ -416,6 +418,7 @@ describe('Helm chart charts/streamroute (real helm)', function () {
           ['https', 8443],
           ['admin', 8081],
           ['health', 8090],
+          ['internal', 9444],
         ],
       );
       assert.ok(
@@ -541,12 +544,9 @@ describe('Helm chart charts/streamroute (real helm)', function () {
       const container = firstContainer(dataplaneDaemonSet(await renderChart({ dataplane })));
       const args = container.args ?? [];
       const at = args.indexOf('--admin-listen-addr');
-      assert.deepEqual(args.slice(at, at + 4), [
-        '--admin-listen-addr',
-        '127.0.0.1:9091',
-        '--health-listen-addr',
-        '0.0.0.0:9092',
-      ]);
+      assert.deepEqual(args.slice(at, at + 2), ['--admin-listen-addr', '127.0.0.1:9091']);
+      const health = args.indexOf('--health-listen-addr');
+      assert.deepEqual(args.slice(health, health + 2), ['--health-listen-addr', '0.0.0.0:9092']);
       for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) {
         assert.equal(probe?.httpGet?.port, 'health');
         assert.equal(probe?.httpGet?.host, undefined);
