@@ -83,13 +83,14 @@ async function printStream(
   output: Output,
 ): Promise<void> {
   const lines = new NdjsonLines(MAX_RECORD_BYTES);
+  const print = (line: string): void => {
+    const warning = warningOf(line);
+    if (warning === undefined) output.out(line);
+    else output.err(`streamroute: ${warning}`);
+  };
   try {
     for await (const chunk of response as AsyncIterable<Buffer>) {
-      for (const line of lines.push(chunk)) {
-        const warning = warningOf(line);
-        if (warning === undefined) output.out(line);
-        else output.err(`streamroute: ${warning}`);
-      }
+      lines.push(chunk).forEach(print);
       await options.drained?.();
     }
   } catch (error: unknown) {

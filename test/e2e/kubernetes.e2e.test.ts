@@ -332,8 +332,11 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     // The chart's ServiceAccounts and RBAC, exactly as rendered.
     const rendered = (await renderChart({}, { namespace: SYSTEM })) as KubeItem[];
     const rbacKinds = ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'];
-    liveReaderRole =
-      rendered.find((item) => item.metadata.name.endsWith('-live-reader'))?.metadata.name ?? '';
+    const roleNamed = (suffix: string): string =>
+      rendered.find((item) => item.kind === 'ClusterRole' && item.metadata.name.endsWith(suffix))?.metadata
+        .name ?? '';
+    liveReaderRole = roleNamed('-live-reader');
+    editorRole = roleNamed('-editor');
     for (const object of rendered.filter((item) => rbacKinds.includes(item.kind ?? ''))) {
       await applyRaw(server, objectPath(object), object);
     }
