@@ -28,6 +28,11 @@ export const ADMIN_ERRORS = {
     status: 400,
     meaning: 'An upload has bad base64, an unsafe path, or a path given twice',
   },
+  unauthenticated: {
+    status: 401,
+    meaning:
+      "On the operator's listener (`--internal-listen-addr`): no client certificate, or one the internal CA did not sign or that is out of its validity",
+  },
   forbidden: {
     status: 403,
     meaning:

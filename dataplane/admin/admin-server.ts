@@ -139,8 +139,9 @@ export class AdminServer {
           cert: internal.cert,
           key: internal.key,
           ca: internal.clientCa,
+          // a client without a valid certificate gets a 401 that says why, not a failed handshake
           requestCert: true,
-          rejectUnauthorized: true,
+          rejectUnauthorized: false,
           minVersion: 'TLSv1.3',
           noDelay: true,
           connectionsCheckingInterval: 2_000,
@@ -224,12 +225,9 @@ export class AdminServer {
   async #handle(request: IncomingMessage, response: ServerResponse, clientName?: string): Promise<void> {
     let route = 'request';
     try {
-      if (clientName !== undefined && peerName(request) !== clientName) {
-        return sendError(
-          response,
-          'forbidden',
-          `only the operator's client certificate (${clientName}) is served here`,
-        );
+      if (clientName !== undefined) {
+        const refusal = clientRefusal(request, clientName);
+        if (refusal !== undefined) return sendError(response, refusal.code, refusal.message);
       }
       // Before anything else, the control hook included: a rebound page must learn nothing.
       if (!this.#hosts.allows(request.headers.host, request.url)) return hostNotAllowed(response);
@@ -297,10 +295,22 @@ function notFound(request: IncomingMessage, response: ServerResponse, url: URL):
   sendError(response, 'not_found', `no route for ${request.method ?? ''} ${brief(url.pathname)}`);
 }
 
-/** The common name of the client certificate of a TLS request ('' without one). */
-function peerName(request: IncomingMessage): string {
-  const name = (request.socket as TLSSocket).getPeerCertificate().subject?.CN;
-  return typeof name === 'string' ? name : '';
+/**
+ * Why a request on the internal listener is refused: no valid certificate of the internal CA (401, with
+ * OpenSSL's reason), or one with another common name than the operator's (403); undefined when served.
+ */
+function clientRefusal(
+  request: IncomingMessage,
+  clientName: string,
+): { code: 'unauthenticated' | 'forbidden'; message: string } | undefined {
+  const socket = request.socket as TLSSocket;
+  if (!socket.authorized) {
+    const why = socket.authorizationError instanceof Error ? socket.authorizationError.message : 'no client certificate';
+    return { code: 'unauthenticated', message: `a client certificate of the internal CA is required (${why})` };
+  }
+  const name = socket.getPeerCertificate().subject?.CN;
+  if (name === clientName) return undefined;
+  return { code: 'forbidden', message: `only the operator's client certificate (${clientName}) is served here` };
 }
 
 function hostNotAllowed(response: ServerResponse): void {
