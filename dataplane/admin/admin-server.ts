@@ -305,12 +305,25 @@ function clientRefusal(
 ): { code: 'unauthenticated' | 'forbidden'; message: string } | undefined {
   const socket = request.socket as TLSSocket;
   if (!socket.authorized) {
-    const why = socket.authorizationError instanceof Error ? socket.authorizationError.message : 'no client certificate';
-    return { code: 'unauthenticated', message: `a client certificate of the internal CA is required (${why})` };
+    // Node gives OpenSSL's reason as a string (CERT_HAS_EXPIRED), though it is typed as an Error
+    const reason: unknown = socket.authorizationError;
+    const why =
+      reason instanceof Error
+        ? reason.message
+        : typeof reason === 'string'
+          ? reason
+          : 'no client certificate';
+    return {
+      code: 'unauthenticated',
+      message: `a client certificate of the internal CA is required (${why})`,
+    };
   }
   const name = socket.getPeerCertificate().subject?.CN;
   if (name === clientName) return undefined;
-  return { code: 'forbidden', message: `only the operator's client certificate (${clientName}) is served here` };
+  return {
+    code: 'forbidden',
+    message: `only the operator's client certificate (${clientName}) is served here`,
+  };
 }
 
 function hostNotAllowed(response: ServerResponse): void {

@@ -90,8 +90,8 @@ describe('AdminServer: the operator listener (--internal-listen-addr)', () => {
   });
 
   for (const [name, client, reason] of [
-    ['no certificate', () => undefined, /no client certificate|certificate/],
-    ['a certificate of another CA', () => testPki().untrustedClient, /unable to verify|self.signed|issuer/i],
+    ['no certificate', () => undefined, /\(no client certificate\)/],
+    ['a certificate of another CA', () => testPki().untrustedClient, /UNABLE_TO_VERIFY_LEAF_SIGNATURE/],
     ['an expired certificate', () => testPki().expiredClient, /expired/],
   ] as const) {
     it(`answers ${name} 401, saying why, and reaches no route`, async () => {
