@@ -307,12 +307,12 @@ function clientRefusal(
   if (!socket.authorized) {
     // Node gives OpenSSL's reason as a string (CERT_HAS_EXPIRED), though it is typed as an Error
     const reason: unknown = socket.authorizationError;
-    const why =
-      reason instanceof Error
+    const presented = Object.keys(socket.getPeerCertificate()).length > 0;
+    const why = !presented
+      ? 'no client certificate'
+      : reason instanceof Error
         ? reason.message
-        : typeof reason === 'string'
-          ? reason
-          : 'no client certificate';
+        : String(reason);
     return {
       code: 'unauthenticated',
       message: `a client certificate of the internal CA is required (${why})`,

@@ -92,7 +92,7 @@ describe('AdminServer: the operator listener (--internal-listen-addr)', () => {
   for (const [name, client, reason] of [
     ['no certificate', () => undefined, /\(no client certificate\)/],
     ['a certificate of another CA', () => testPki().untrustedClient, /UNABLE_TO_VERIFY_LEAF_SIGNATURE/],
-    ['an expired certificate', () => testPki().expiredClient, /expired/],
+    ['an expired certificate', () => testPki().expiredClient, /CERT_HAS_EXPIRED/],
   ] as const) {
     it(`answers ${name} 401, saying why, and reaches no route`, async () => {
       const reply = await get(port, '/v1/domains/shop/ingestors/orders-in', client());
