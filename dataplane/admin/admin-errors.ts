@@ -28,6 +28,16 @@ export const ADMIN_ERRORS = {
     status: 400,
     meaning: 'An upload has bad base64, an unsafe path, or a path given twice',
   },
+  unauthenticated: {
+    status: 401,
+    meaning:
+      "On the operator's listener (`--internal-listen-addr`): no client certificate, or one the internal CA did not sign or that is out of its validity",
+  },
+  forbidden: {
+    status: 403,
+    meaning:
+      "On the operator's listener (`--internal-listen-addr`): the client certificate is signed by the internal CA but is not the operator's",
+  },
   not_found: { status: 404, meaning: 'No route has this path' },
   unknown_domain: { status: 404, meaning: 'This node runs no graph of that domain' },
   unknown_relay: { status: 404, meaning: 'The domain has no relay of that name on this node' },

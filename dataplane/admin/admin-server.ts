@@ -8,6 +8,8 @@
 // "Connection limits"): at most `maxConnections`, and one that has not started a request within
 // `firstRequestTimeoutMs` is closed; a subscription stream, once requested, is never timed out by it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
@@ -70,6 +72,22 @@ export interface AdminServerOptions {
   maxConnections?: number | undefined;
   /** Default 10 s. */
   firstRequestTimeoutMs?: number;
+  /** The operator's channel (decision 0019): a second listener, off unless given. */
+  internal?: InternalListenerOptions;
+}
+
+/**
+ * The admin API for the operator on a cluster: TLS on the pod's address, answering only a client whose
+ * certificate the internal CA signed and whose common name is `clientName` (the operator's); anyone else
+ * gets no TLS session or 403. Statements (the control hook) are never served here.
+ */
+export interface InternalListenerOptions {
+  address: ListenAddress;
+  cert: Buffer;
+  key: Buffer;
+  /** The CA that signs the operator's client certificate (the chart's internal CA). */
+  clientCa: Buffer;
+  clientName: string;
 }
 
 export class AdminServer {
@@ -79,6 +97,7 @@ export class AdminServer {
   readonly #hub: SubscriptionHub;
   readonly #server: Server;
   readonly #listener: RetryingListener;
+  readonly #internal: { listener: RetryingListener; clientName: string } | undefined;
   readonly #hosts: HostPolicy;
   readonly #gate: ConnectionGate;
   #stopping = false;
@@ -112,27 +131,64 @@ export class AdminServer {
       { maxConnections: options.maxConnections ?? connectionDefaults().admin },
       connections,
     );
-    guardHttpServer(this.#server, {
+    this.#listener = this.#listen(this.#server, options.address, options, clock);
+    const internal = options.internal;
+    if (internal !== undefined) {
+      const server = createHttpsServer(
+        {
+          cert: internal.cert,
+          key: internal.key,
+          ca: internal.clientCa,
+          // a client without a valid certificate gets a 401 that says why, not a failed handshake
+          requestCert: true,
+          rejectUnauthorized: false,
+          minVersion: 'TLSv1.3',
+          noDelay: true,
+          connectionsCheckingInterval: 2_000,
+        },
+        (request, response) => void this.#handle(request, response, internal.clientName),
+      );
+      const listener = this.#listen(server, internal.address, options, clock);
+      this.#internal = { listener, clientName: internal.clientName };
+    }
+  }
+
+  /** Guards `server` with the shared connection gate and binds it through a RetryingListener. */
+  #listen(
+    server: Server,
+    address: ListenAddress,
+    options: AdminServerOptions,
+    clock: Clock,
+  ): RetryingListener {
+    guardHttpServer(server, {
       gate: this.#gate,
       firstRequestTimeoutMs: options.firstRequestTimeoutMs ?? DEFAULT_ADMIN_FIRST_REQUEST_TIMEOUT_MS,
     });
     const telemetry = this.#telemetry;
-    this.#listener = new RetryingListener(this.#server, options.address, {
+    const listener: RetryingListener = new RetryingListener(server, address, {
       clock,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       hooks: {
-        listening: (address) => telemetry.listening(address, this.#listener.status.port),
-        listenFailed: (address, code, retryInMs) => telemetry.listenFailed(address, code, retryInMs),
+        listening: (bound) => telemetry.listening(bound, listener.status.port),
+        listenFailed: (bound, code, retryInMs) => telemetry.listenFailed(bound, code, retryInMs),
         serverError: (code) => telemetry.serverError(code),
         stopped: () => telemetry.stopped(),
-        statusChanged: (status) => options.statusChanged?.(status),
+        statusChanged: (status) => {
+          if (server === this.#server) options.statusChanged?.(status);
+        },
       },
     });
+    return listener;
   }
 
   /** The listener: state, bound port while Running, error and backoff while Retrying. */
   get status(): ListenerStatus {
     return this.#listener.status;
+  }
+
+  /** The operator's listener, when there is one. */
+  get internalStatus(): ListenerStatus | undefined {
+    return this.#internal?.listener.status;
   }
 
   /** The subscriptions this server holds (for DESCRIBE-like reports and tests). */
@@ -141,9 +197,10 @@ export class AdminServer {
   }
 
   /** Binds (or starts retrying); resolves after the first attempt, Running or Retrying. */
-  start(): Promise<ListenerStatus> {
+  async start(): Promise<ListenerStatus> {
     this.#stopping = false;
     this.#hub.reopen();
+    await this.#internal?.listener.start();
     return this.#listener.start();
   }
 
@@ -155,22 +212,32 @@ export class AdminServer {
   async stop(graceMs = DEFAULT_ADMIN_STOP_GRACE_MS): Promise<void> {
     this.#stopping = true;
     this.#hub.endAll('the admin server is stopping');
-    await this.#listener.stop(graceMs);
+    await Promise.all([this.#listener.stop(graceMs), this.#internal?.listener.stop(graceMs)]);
     // Streams cut by the stop report their last drops on 'close'; let those run, then report them now.
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.#hub.flushDrops();
   }
 
-  /** Never rejects: whatever fails is answered 500 (or the stream is cut) and logged. */
-  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /**
+   * Never rejects: whatever fails is answered 500 (or the stream is cut) and logged. `clientName` is set
+   * on the internal listener: the common name the (already CA-verified) client certificate must carry.
+   */
+  async #handle(request: IncomingMessage, response: ServerResponse, clientName?: string): Promise<void> {
     let route = 'request';
     try {
+      if (clientName !== undefined) {
+        const refusal = clientRefusal(request, clientName);
+        if (refusal !== undefined) return sendError(response, refusal.code, refusal.message);
+      }
       // Before anything else, the control hook included: a rebound page must learn nothing.
       if (!this.#hosts.allows(request.headers.host, request.url)) return hostNotAllowed(response);
       const url = requestUrl(request.url);
       if (url === undefined) return sendError(response, 'invalid_path', 'the request target is not a path');
       const match = matchRoute(url.pathname);
-      if (match.kind === 'none') return await this.#offerToControl(request, response, url);
+      if (match.kind === 'none') {
+        if (clientName !== undefined) return notFound(request, response, url);
+        return await this.#offerToControl(request, response, url);
+      }
       if (request.method !== 'GET') return methodNotAllowed(request, response);
       if (match.kind === 'invalid') return sendError(response, match.code, match.message);
       route = match.route.route;
@@ -216,13 +283,47 @@ export class AdminServer {
   async #offerToControl(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     try {
       const taken = this.#control === undefined ? false : await this.#control(request, response, url);
-      if (!taken && !response.headersSent)
-        sendError(response, 'not_found', `no route for ${request.method ?? ''} ${brief(url.pathname)}`);
+      if (!taken && !response.headersSent) notFound(request, response, url);
     } catch (error: unknown) {
       this.#telemetry.controlFailed(error);
       sendFailure(response);
     }
   }
+}
+
+function notFound(request: IncomingMessage, response: ServerResponse, url: URL): void {
+  sendError(response, 'not_found', `no route for ${request.method ?? ''} ${brief(url.pathname)}`);
+}
+
+/**
+ * Why a request on the internal listener is refused: no valid certificate of the internal CA (401, with
+ * OpenSSL's reason), or one with another common name than the operator's (403); undefined when served.
+ */
+function clientRefusal(
+  request: IncomingMessage,
+  clientName: string,
+): { code: 'unauthenticated' | 'forbidden'; message: string } | undefined {
+  const socket = request.socket as TLSSocket;
+  if (!socket.authorized) {
+    // Node gives OpenSSL's reason as a string (CERT_HAS_EXPIRED), though it is typed as an Error
+    const reason: unknown = socket.authorizationError;
+    const presented = Object.keys(socket.getPeerCertificate()).length > 0;
+    const why = !presented
+      ? 'no client certificate'
+      : reason instanceof Error
+        ? reason.message
+        : String(reason);
+    return {
+      code: 'unauthenticated',
+      message: `a client certificate of the internal CA is required (${why})`,
+    };
+  }
+  const name = socket.getPeerCertificate().subject?.CN;
+  if (name === clientName) return undefined;
+  return {
+    code: 'forbidden',
+    message: `only the operator's client certificate (${clientName}) is served here`,
+  };
 }
 
 function hostNotAllowed(response: ServerResponse): void {

@@ -13,6 +13,12 @@ import type { IngestConnectionOptions } from '../net/ingest-connections.js';
 import { connectionDefaults } from '../net/fd-limit.js';
 import type { SubscriptionLimits } from '../admin/subscription-limits.js';
 import {
+  INTERNAL_FLAGS,
+  resolveInternalFlags,
+  type InternalFlags,
+  type InternalListenerFiles,
+} from './internal-flags.js';
+import {
   resolveSubscriptionFlags,
   SUBSCRIPTION_FLAGS,
   type SubscriptionFlags,
@@ -23,7 +29,7 @@ export type DataplaneLogLevel = (typeof DATAPLANE_LOG_LEVELS)[number];
 export const DEFAULT_OPERATOR_NAMESPACE = 'streamroute-system';
 
 /** The flags as given (strings, as a command-line parser hands them over). */
-export interface DataplaneFlags extends SubscriptionFlags {
+export interface DataplaneFlags extends SubscriptionFlags, InternalFlags {
   nodeName?: string;
   kubeconfig?: string;
   context?: string;
@@ -150,12 +156,9 @@ export const DATAPLANE_FLAGS: readonly [keyof DataplaneFlags, string, string, st
     text,
     undefined,
   ]),
-  ...SUBSCRIPTION_FLAGS.map(([key, usage, text]): [keyof DataplaneFlags, string, string, undefined] => [
-    key,
-    usage,
-    text,
-    undefined,
-  ]),
+  ...[...SUBSCRIPTION_FLAGS, ...INTERNAL_FLAGS].map(
+    ([key, usage, text]): [keyof DataplaneFlags, string, string, undefined] => [key, usage, text, undefined],
+  ),
 ];
 
 export interface ResolvedFlags {
@@ -176,6 +179,8 @@ export interface ResolvedFlags {
   adminMaxConnections?: number;
   /** `--max-subscribers`, `--subscription-buffer-bytes`, `--node-subscription-buffer-bytes` as given. */
   subscriptionLimits?: Partial<SubscriptionLimits>;
+  /** The operator's listener (`--internal-*`), when asked for. */
+  internal?: InternalListenerFiles;
 }
 
 export type FlagsResult = { ok: true; flags: ResolvedFlags } | { ok: false; message: string };
@@ -200,6 +205,8 @@ export function resolveDataplaneFlags(
   if ('message' in connections) return fail(connections.message);
   const subscriptions = resolveSubscriptionFlags(flags);
   if ('message' in subscriptions) return fail(subscriptions.message);
+  const internal = resolveInternalFlags(flags);
+  if ('message' in internal) return fail(internal.message);
   const operatorNamespace =
     nonEmpty(flags.operatorNamespace) ?? nonEmpty(env['POD_NAMESPACE']) ?? DEFAULT_OPERATOR_NAMESPACE;
   return {
@@ -215,6 +222,7 @@ export function resolveDataplaneFlags(
       rateLimit,
       ...connections,
       ...subscriptions,
+      ...internal,
     },
   };
 }

@@ -8,12 +8,14 @@
 // way: stop watching → stop the report (waits for a write in flight) → health and admin servers → data
 // plane. The admin API carries records (subscriptions, describe) and stays on loopback on a cluster; the
 // health listener (`--health-listen-addr`) answers only probes and metrics, for the kubelet and Prometheus.
+import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { startHealthServer, type HealthServer } from '../admin/health-server.js';
-import { AdminServer } from '../admin/admin-server.js';
+import { AdminServer, type InternalListenerOptions } from '../admin/admin-server.js';
+import type { InternalListenerFiles } from './internal-flags.js';
 import { corePath, INDEX_NAME, type GraphIndex } from './contract.js';
 import {
   DATAPLANE_FLAGS,
@@ -63,7 +65,7 @@ export interface RunningDataplane {
   readonly reporter: NodeReporter;
   readonly api: KubeApi;
   /** Bound ports (0 while a listener is not running, or no health listener was asked for). */
-  ports(): { http: number; https: number; admin: number; health: number };
+  ports(): { http: number; https: number; admin: number; health: number; internal: number };
   /** Stops everything; a second call waits for the first. */
   stop(): Promise<void>;
 }
@@ -120,9 +122,11 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
     ...(options.reportPollMs === undefined ? {} : { pollMs: options.reportPollMs }),
   });
 
+  const internal = options.internal === undefined ? undefined : await readInternal(options.internal);
   const initial = await readIndex(api, options, clock);
   if (initial !== undefined) await sync.update(initial);
   const admin = new AdminServer({
+    ...(internal === undefined ? {} : { internal }),
     address: options.adminAddress,
     backend: dataPlane,
     logger,
@@ -163,6 +167,7 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
       https: dataPlane.httpIngestion.https.status.port ?? 0,
       admin: admin.status.port ?? 0,
       health: health?.port ?? 0,
+      internal: admin.internalStatus?.port ?? 0,
     }),
     stop: () =>
       (stopping ??= (async () => {
@@ -175,6 +180,21 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
         await dataPlane.stop();
       })()),
   };
+}
+
+/** The internal listener's PEM files; a file that cannot be read stops the start with its flag named. */
+async function readInternal(files: InternalListenerFiles): Promise<InternalListenerOptions> {
+  const read = (file: string, flag: string): Promise<Buffer> =>
+    readFile(file).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new Error(`${flag} ${file}: cannot be read (${code})`);
+    });
+  const [cert, key, clientCa] = await Promise.all([
+    read(files.certFile, '--internal-tls-cert-file'),
+    read(files.keyFile, '--internal-tls-key-file'),
+    read(files.clientCaFile, '--internal-client-ca-file'),
+  ]);
+  return { address: files.address, cert, key, clientCa, clientName: files.clientName };
 }
 
 /** The probe and metrics listener, when `--health-listen-addr` asks for one; its bind failure throws. */

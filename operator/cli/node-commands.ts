@@ -30,6 +30,8 @@ import {
   runClusterDescribe,
   runClusterStatements,
   runClusterSubscribe,
+  runLiveSubscribe,
+  NOT_SERVED,
   type ClusterCommandOptions,
 } from '../cluster/index.js';
 
@@ -91,20 +93,21 @@ export function addNodeCommands(
       const interrupt = untilInterrupted(context.signal);
       if (cluster !== undefined) {
         try {
-          exit(
-            await runClusterSubscribe(
-              {
-                ...cluster.subscribe(),
-                subscription,
-                relay,
-                signal: interrupt.signal,
-                ...buffered(options),
-                // a pipe that reads slowly (`| slow-tool`) holds the pods' streams back
-                drained: () => drained(process.stdout),
-              },
-              output,
-            ),
+          const spec = {
+            ...cluster.subscribe(),
+            subscription,
+            relay,
+            signal: interrupt.signal,
+            ...buffered(options),
+            // a pipe that reads slowly (`| slow-tool`) holds the pods' streams back
+            drained: () => drained(process.stdout),
+          };
+          const live = await runLiveSubscribe(spec, output);
+          if (live !== NOT_SERVED) return exit(live);
+          output.err(
+            `streamroute: the live API (live.streamroute.io) is not served on this cluster; subscribing through port-forwards (pods/portforward in ${spec.operatorNamespace})`,
           );
+          exit(await runClusterSubscribe(spec, output));
         } finally {
           interrupt.dispose();
         }

@@ -7,17 +7,16 @@
 // interrupted (exit 0).
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { corePath } from '../../dataplane/kube/contract.js';
 import { NdjsonLines } from '../client/ndjson-lines.js';
 import { networkReason } from '../client/errors.js';
 import { MAX_RECORD_BYTES } from '../client/subscribe.js';
 import { EXIT, type Output } from '../client/report.js';
-import { apiFailureText, clusterCall, type Cluster } from './cluster-target.js';
-import { podAdminGet, reachable, type Pod, type PodGet } from './pod-admin.js';
+import { apiFailureText, type Cluster } from './cluster-target.js';
+import type { Pod, PodGet } from './pod-admin.js';
+import { portForwardAccess, type PodAccess } from './pod-access.js';
 
 export { adminPort, DEFAULT_ADMIN_PORT, reachable, type Pod } from './pod-admin.js';
-
-export const DATAPLANE_SELECTOR = 'app.kubernetes.io/name=streamroute,app.kubernetes.io/component=dataplane';
+export { DATAPLANE_SELECTOR } from './pod-access.js';
 export const RELIST_MS = 10_000;
 const NDJSON = 'application/x-ndjson';
 
@@ -34,6 +33,8 @@ export interface ClusterSubscribeOptions {
    * a pod sends, so a slow reader slows the pods' streams and their subscriptions drop, not this process.
    */
   drained?: () => Promise<void>;
+  /** How pods are found and reached (default: listed and port-forwarded with the cluster's credentials). */
+  access?: PodAccess;
   /** Tests: the API connection and websocket of the port-forwards. */
   forward?: Pick<PodGet, 'connection' | 'hooks'>;
 }
@@ -66,6 +67,7 @@ export async function runClusterSubscribe(options: ClusterSubscribeOptions, outp
 class Merger {
   readonly #options: ClusterSubscribeOptions;
   readonly #output: Output;
+  readonly #access: PodAccess;
   /** Pods being streamed, with the promise that settles when their stream ends. */
   readonly #active = new Map<string, Promise<void>>();
   /** The last failure reported per pod, so a pod failing the same way is reported once. */
@@ -75,19 +77,15 @@ class Merger {
   constructor(options: ClusterSubscribeOptions, output: Output) {
     this.#options = options;
     this.#output = output;
+    this.#access =
+      options.access ?? portForwardAccess(options.cluster, options.operatorNamespace, options.forward);
   }
 
   async relist(): Promise<void> {
-    const { cluster, operatorNamespace } = this.#options;
+    const { operatorNamespace } = this.#options;
     let pods: Pod[];
     try {
-      const list = await clusterCall(() =>
-        cluster.api.request<{ items?: Pod[] }>({
-          path: corePath('pods', operatorNamespace),
-          query: { labelSelector: DATAPLANE_SELECTOR },
-        }),
-      );
-      pods = (list.items ?? []).filter(reachable);
+      pods = await this.#access.pods();
     } catch (error: unknown) {
       this.#fail(
         'listing data-plane pods',
@@ -120,15 +118,7 @@ class Merger {
     const name = pod.metadata.name;
     let response: IncomingMessage;
     try {
-      response = await podAdminGet({
-        cluster: this.#options.cluster,
-        namespace: this.#options.operatorNamespace,
-        pod,
-        path: subscriptionPath(this.#options),
-        accept: NDJSON,
-        signal,
-        ...this.#options.forward,
-      });
+      response = await this.#access.get(pod, subscriptionPath(this.#options), NDJSON, signal);
     } catch (error: unknown) {
       if (!signal.aborted) this.#fail(name, `pod ${name}: cannot subscribe: ${networkReason(error)}`);
       return;
@@ -165,7 +155,8 @@ class Merger {
   }
 }
 
-function bodyText(response: IncomingMessage): Promise<string> {
+/** A response's whole body as text (what arrived, when it fails). */
+export function bodyText(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -17,6 +17,7 @@ import {
   type Cluster,
 } from './cluster-target.js';
 import { describeStatus } from './describe-status.js';
+import { describeLive, LiveRefusal, NOT_SERVED } from './live-client.js';
 import {
   describeOnNodes,
   listFailureText,
@@ -27,6 +28,7 @@ import {
 
 export { runClusterStatements } from './run-cluster-statements.js';
 export { runClusterSubscribe } from './cluster-subscribe.js';
+export { NOT_SERVED, runLiveSubscribe } from './live-client.js';
 export type { Cluster } from './cluster-target.js';
 
 export interface ClusterCommandOptions {
@@ -109,6 +111,7 @@ export async function runClusterDescribe(
   const { api, namespace } = options.cluster;
   for (const plural of DESCRIBED_PLURALS[options.kind]) {
     let object: ListedObject;
+    const described = { ...options, plural };
     try {
       object = await clusterCall(() =>
         api.request<ListedObject>({ path: customPath(plural, namespace, options.name) }),
@@ -118,7 +121,7 @@ export async function runClusterDescribe(
       output.err(`streamroute: cannot read ${options.kind} ${options.name}: ${apiFailureText(error)}`);
       return EXIT.invalid;
     }
-    await printDescribed(options, object, output);
+    await printDescribed(described, object, output);
     return EXIT.ok;
   }
   output.err(
@@ -128,16 +131,21 @@ export async function runClusterDescribe(
 }
 
 async function printDescribed(
-  options: LiveDescribeOptions & { json: boolean },
+  options: LiveDescribeOptions & { json: boolean; plural: string },
   object: ListedObject,
   output: Output,
 ): Promise<void> {
   let nodes: NodeDescription[] | undefined;
   let listFailure: string | undefined;
   try {
-    nodes = await describeOnNodes(options);
+    // through the live API (the user's RBAC in the domain); port-forwards where it is not served
+    const live = await describeLive(options.cluster, options.plural, options.name);
+    nodes = live === NOT_SERVED ? await describeOnNodes(options) : live;
   } catch (error: unknown) {
-    listFailure = listFailureText(error, options.operatorNamespace);
+    listFailure =
+      error instanceof LiveRefusal
+        ? `live: ${error.message}`
+        : listFailureText(error, options.operatorNamespace);
   }
   if (options.json) {
     const live = nodes ?? { error: listFailure };

@@ -4,19 +4,20 @@
 // shown with its reason; the others still are.
 import type { IncomingMessage } from 'node:http';
 import type { ComponentDescription, DescribedKind } from '../../dataplane/core/status.js';
-import { corePath } from '../../dataplane/kube/contract.js';
 import { networkReason } from '../client/errors.js';
 import { decodeDescription } from '../client/protocol.js';
 import { describeText } from '../node/describe-text.js';
-import { apiFailureText, clusterCall, type Cluster } from './cluster-target.js';
-import { DATAPLANE_SELECTOR } from './cluster-subscribe.js';
-import { podAdminGet, reachable, type Pod, type PodGet } from './pod-admin.js';
+import { apiFailureText, type Cluster } from './cluster-target.js';
+import type { PodGet } from './pod-admin.js';
+import { portForwardAccess, type PodAccess } from './pod-access.js';
 
 export interface LiveDescribeOptions {
   cluster: Cluster;
   operatorNamespace: string;
   kind: DescribedKind;
   name: string;
+  /** How pods are found and reached (default: listed and port-forwarded with the cluster's credentials). */
+  access?: PodAccess;
   /** Tests: the API connection and websocket of the port-forwards. */
   forward?: Pick<PodGet, 'connection' | 'hooks'>;
 }
@@ -32,28 +33,15 @@ export interface NodeDescription {
 /** Every running data-plane pod's DESCRIBE, in pod-name order; throws when the pods cannot be listed. */
 export async function describeOnNodes(options: LiveDescribeOptions): Promise<NodeDescription[]> {
   const { cluster, operatorNamespace } = options;
-  const list = await clusterCall(() =>
-    cluster.api.request<{ items?: (Pod & { spec?: { nodeName?: string } })[] }>({
-      path: corePath('pods', operatorNamespace),
-      query: { labelSelector: DATAPLANE_SELECTOR },
-    }),
-  );
-  const pods = (list.items ?? []).filter(reachable);
-  pods.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  const access = options.access ?? portForwardAccess(cluster, operatorNamespace, options.forward);
+  const pods = await access.pods();
   const collection = options.kind === 'ingestor' ? 'ingestors' : 'emitters';
   const path = `/v1/domains/${encodeURIComponent(cluster.namespace)}/${collection}/${encodeURIComponent(options.name)}`;
   return Promise.all(
     pods.map(async (pod): Promise<NodeDescription> => {
       const where = { node: pod.spec?.nodeName ?? '', pod: pod.metadata.name };
       try {
-        const response = await podAdminGet({
-          cluster,
-          namespace: operatorNamespace,
-          pod,
-          path,
-          accept: 'application/json',
-          ...options.forward,
-        });
+        const response = await access.get(pod, path, 'application/json');
         return { ...where, ...answerOf(response.statusCode ?? 0, await bodyOf(response)) };
       } catch (error: unknown) {
         return { ...where, error: `cannot reach the admin API: ${networkReason(error)}` };

@@ -16,6 +16,7 @@ import { startRsyslogReceiver } from '../support/syslog-wire-rsyslog.js';
 import { Cluster, clusterFacts, RELEASE, ROOT, SYSTEM } from './cluster-support.js';
 import { httpRequest, sendTcp, sendTls, sendUdp, tryConnect } from './node-traffic.js';
 import { since, waitUntil } from './wait.js';
+import { certificateUser, liveGet, viewerAccount } from './live-users.js';
 
 const DOMAIN = 'shop';
 const HTTP_PORT = 8080;
@@ -301,6 +302,79 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
     const forwarded = [];
     for (let i = 0; i < 3; i++) forwarded.push((await receiver.next('out', 30_000)).message);
     assert.deepEqual(forwarded.sort(), ['over tcp', 'over tls', 'over udp']);
+  });
+
+  it('streams a relay through the live API to users with rights in the domain only (decision 0019)', async () => {
+    await cluster.must(['create', 'namespace', 'elsewhere']);
+    const inDomain = await viewerAccount(cluster, DOMAIN, 'reader');
+    const elsewhere = await viewerAccount(cluster, 'elsewhere', 'reader');
+    const certOnly = certificateUser(facts, 'erin', 'shop-team');
+    await cluster.must([
+      'create',
+      'rolebinding',
+      'shop-team-view',
+      '-n',
+      DOMAIN,
+      '--clusterrole',
+      'view',
+      '--group',
+      'shop-team',
+    ]);
+    await waitUntil(
+      'the live APIService to be Available',
+      async () =>
+        (await cluster.must([
+          'get',
+          'apiservice',
+          'v1alpha1.live.streamroute.io',
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Available")].status}',
+        ])) === 'True',
+      60_000,
+      500,
+    );
+    const log = `namespaces/${DOMAIN}/relays/orders/log`;
+    for (const [user, subscription] of [
+      [inDomain, 'live-sa'],
+      [certOnly, 'live-cert'],
+    ] as const) {
+      const stream = await liveGet(facts, `${log}?subscription=${subscription}`, user);
+      try {
+        if (stream.status !== 200) assert.fail(`${user.name}: ${stream.status} ${await stream.body}`);
+        // Records before a subscriber joins are not kept: wait until the pod has it.
+        await waitUntil(
+          `${subscription} to join on the data-plane pod`,
+          async () => (await dataplaneLogs()).includes(`"subscription":"${subscription}"`),
+          30_000,
+        );
+        const order = { order_id: `L-${subscription}`, amount: 7 };
+        assert.equal((await post('/orders', order)).status, 202);
+        await waitUntil(
+          `the order at ${user.name}`,
+          () => stream.lines.some((line) => line.includes(order.order_id)),
+          30_000,
+        );
+        assert.deepEqual(
+          JSON.parse(stream.lines.find((line) => line.includes(order.order_id)) ?? '{}'),
+          order,
+        );
+      } finally {
+        stream.close();
+      }
+    }
+    const described = await liveGet(facts, `namespaces/${DOMAIN}/httpingestors/orders-in/describe`, certOnly);
+    assert.equal(described.status, 200);
+    const { nodes } = JSON.parse(await described.body) as {
+      nodes: { node: string; description?: { state: string } }[];
+    };
+    assert.deepEqual(
+      nodes.map((node) => [node.node, node.description?.state]),
+      [[facts.nodeName, 'Running']],
+    );
+    const refused = await liveGet(facts, log, elsewhere);
+    assert.equal(refused.status, 403, await refused.body);
+    const anonymous = await liveGet(facts, log, undefined);
+    assert.ok([401, 403].includes(anonymous.status), `anonymous: ${anonymous.status}`);
   });
 
   it('serves YAML applied with kubectl as the next graph version', async () => {

@@ -42,6 +42,19 @@ sign scheduler /CN=system:kube-scheduler "$client_ext"
 sign kube-proxy /CN=system:kube-proxy "$client_ext"
 sign kubelet "/O=system:nodes/CN=system:node:$NODE_NAME" "$client_ext"
 
+# The front proxy, as kubeadm sets it up: a CA of its own and the client certificate the API server
+# proxies aggregated APIs (the operator's live API) with.
+openssl req -x509 "${newkey[@]}" -keyout front-proxy-ca.key -out front-proxy-ca.crt -days "$days" \
+  -subj /CN=front-proxy-ca -addext basicConstraints=critical,CA:TRUE \
+  -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null
+openssl req -new "${newkey[@]}" -keyout front-proxy-client.key -out front-proxy-client.csr \
+  -subj /CN=front-proxy-client 2>/dev/null
+printf '%b' "$client_ext" >front-proxy-client.ext
+openssl x509 -req -in front-proxy-client.csr -CA front-proxy-ca.crt -CAkey front-proxy-ca.key \
+  -set_serial "0x$(openssl rand -hex 8)" -days "$days" -extfile front-proxy-client.ext \
+  -out front-proxy-client.crt 2>/dev/null
+rm -f front-proxy-client.csr front-proxy-client.ext
+
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out sa.key
 openssl ec -in sa.key -pubout -out sa.pub 2>/dev/null
 

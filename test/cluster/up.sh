@@ -98,7 +98,11 @@ start_component kube-apiserver "$bins/kube-apiserver" \
   --kubelet-client-certificate="$PKI/apiserver-kubelet-client.crt" \
   --kubelet-client-key="$PKI/apiserver-kubelet-client.key" \
   --kubelet-certificate-authority="$PKI/ca.crt" \
-  --allow-privileged=true --profiling=false
+  --allow-privileged=true --profiling=false \
+  --requestheader-client-ca-file="$PKI/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
+  --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+  --requestheader-extra-headers-prefix=X-Remote-Extra- \
+  --proxy-client-cert-file="$PKI/front-proxy-client.crt" --proxy-client-key-file="$PKI/front-proxy-client.key"
 api_ok() { require_running kube-apiserver && kubectl_admin get --raw /readyz; }
 wait_for "kube-apiserver /readyz" 60 "$LOGS/kube-apiserver.log" api_ok
 

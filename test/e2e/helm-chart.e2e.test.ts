@@ -76,6 +76,21 @@ const RBAC_TABLE: readonly RbacRow[] = [
     resources: ['leases'],
     verbs: ['get', 'create', 'update'],
   },
+  // the live API's fan-out to the data-plane pods (decision 0019)
+  { role: 'Role/streamroute-operator', apiGroup: '', resources: ['pods'], verbs: ['list', 'watch'] },
+  // readers of the live API (ClusterRole, aggregated to view, edit and admin)
+  {
+    role: 'ClusterRole/streamroute-live-reader',
+    apiGroup: 'live.streamroute.io',
+    resources: ['relays/log'],
+    verbs: ['get'],
+  },
+  {
+    role: 'ClusterRole/streamroute-live-reader',
+    apiGroup: 'live.streamroute.io',
+    resources: ['httpingestors/describe', 'syslogingestors/describe', 'emitters/describe'],
+    verbs: ['get'],
+  },
   // data plane (ClusterRole)
   { role: 'ClusterRole/streamroute-dataplane', apiGroup: '', resources: ['configmaps'], verbs: ['get'] },
   { role: 'ClusterRole/streamroute-dataplane', apiGroup: '', resources: ['secrets'], verbs: ['get'] },
@@ -118,13 +133,7 @@ const RBAC_TABLE: readonly RbacRow[] = [
     resources: ['secrets'],
     verbs: ['create', 'list'],
   },
-  { role: 'ClusterRole/streamroute-editor', apiGroup: '', resources: ['pods'], verbs: ['list'] },
-  {
-    role: 'ClusterRole/streamroute-editor',
-    apiGroup: '',
-    resources: ['pods/portforward'],
-    verbs: ['get', 'create'],
-  },
+  // (pods list and pods/portforward only with live.enabled=false: the CLI's port-forwards)
   // the post-delete hook (Role in the release namespace, ClusterRole for the node reports)
   { role: 'Role/streamroute-uninstall-cleanup', apiGroup: '', resources: ['pods'], verbs: ['list'] },
   {
@@ -333,10 +342,25 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '10',
         '--health-listen-addr',
         '0.0.0.0:8082',
+        '--live-listen-addr',
+        '0.0.0.0:9443',
+        '--live-tls-cert-file',
+        '/etc/streamroute/live-tls/tls.crt',
+        '--live-tls-key-file',
+        '/etc/streamroute/live-tls/tls.key',
+        '--internal-ca-file',
+        '/etc/streamroute/internal-tls/ca.crt',
+        '--internal-client-cert-file',
+        '/etc/streamroute/internal-tls/tls.crt',
+        '--internal-client-key-file',
+        '/etc/streamroute/internal-tls/tls.key',
       ]);
       assert.deepEqual(container.livenessProbe?.httpGet, { path: '/healthz', port: 'health' });
       assert.deepEqual(container.readinessProbe?.httpGet, { path: '/readyz', port: 'health' });
-      assert.deepEqual(container.ports, [{ name: 'health', containerPort: 8082, protocol: 'TCP' }]);
+      assert.deepEqual(container.ports, [
+        { name: 'health', containerPort: 8082, protocol: 'TCP' },
+        { name: 'live', containerPort: 9443, protocol: 'TCP' },
+      ]);
       type Pdb = RenderedObject & { spec: { minAvailable: number } };
       const pdb = get<Pdb>(objects, 'PodDisruptionBudget', 'streamroute-operator');
       assert.equal(pdb.spec.minAvailable, 1);
@@ -362,6 +386,14 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '0.0.0.0:8443',
         '--admin-listen-addr',
         '127.0.0.1:8081',
+        '--internal-listen-addr',
+        '0.0.0.0:9444',
+        '--internal-tls-cert-file',
+        '/etc/streamroute/internal-tls/tls.crt',
+        '--internal-tls-key-file',
+        '/etc/streamroute/internal-tls/tls.key',
+        '--internal-client-ca-file',
+        '/etc/streamroute/internal-tls/ca.crt',
         '--health-listen-addr',
         '0.0.0.0:8090',
       ]);
@@ -386,6 +418,7 @@ describe('Helm chart charts/streamroute (real helm)', function () {
           ['https', 8443],
           ['admin', 8081],
           ['health', 8090],
+          ['internal', 9444],
         ],
       );
       assert.ok(
@@ -393,9 +426,10 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         'nothing binds the pod IP any more',
       );
       assert.ok(pod.volumes?.some((volume) => volume.name === 'tmp' && volume.emptyDir));
+      // the only Service is the live API's, on the operator pods
       assert.deepEqual(
-        objects.filter((object) => object.kind === 'Service'),
-        [],
+        objects.filter((object) => object.kind === 'Service').map((object) => object.metadata.name),
+        ['streamroute-live'],
       );
     });
 
@@ -406,8 +440,11 @@ describe('Helm chart charts/streamroute (real helm)', function () {
 
     it('puts the operator and the data plane in the release namespace, with their own ServiceAccounts', () => {
       for (const object of objects) {
-        if (object.kind.startsWith('Cluster'))
+        if (object.kind.startsWith('Cluster') || object.kind === 'APIService')
           assert.equal(object.metadata.namespace, undefined, object.kind);
+        // the one object elsewhere: the live API may read the API server's front-proxy CA there
+        else if (object.metadata.name === 'streamroute-operator-extension-auth-reader')
+          assert.equal(object.metadata.namespace, 'kube-system');
         else
           assert.equal(
             object.metadata.namespace,
@@ -507,12 +544,9 @@ describe('Helm chart charts/streamroute (real helm)', function () {
       const container = firstContainer(dataplaneDaemonSet(await renderChart({ dataplane })));
       const args = container.args ?? [];
       const at = args.indexOf('--admin-listen-addr');
-      assert.deepEqual(args.slice(at, at + 4), [
-        '--admin-listen-addr',
-        '127.0.0.1:9091',
-        '--health-listen-addr',
-        '0.0.0.0:9092',
-      ]);
+      assert.deepEqual(args.slice(at, at + 2), ['--admin-listen-addr', '127.0.0.1:9091']);
+      const health = args.indexOf('--health-listen-addr');
+      assert.deepEqual(args.slice(health, health + 2), ['--health-listen-addr', '0.0.0.0:9092']);
       for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) {
         assert.equal(probe?.httpGet?.port, 'health');
         assert.equal(probe?.httpGet?.host, undefined);

@@ -5,6 +5,8 @@
 // listeners at a subscriber and at rsyslog. Then the failure cases: an invalid change, a bad transaction,
 // restarts of the operator, a node and the API server, and a leader handover.
 import assert from 'node:assert/strict';
+import type { ClientRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { Socket } from 'node:net';
 import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import {
@@ -28,8 +30,70 @@ import {
   serviceAccountKubeconfig,
   StreamrouteProcess,
 } from '../support/cluster-processes.js';
+import { LIVE_GROUP, LIVE_VERSION } from '../../operator/access/aggregated-api.js';
+import { LIVE_SERVICE, register } from '../support/live-api.js';
+import { signed, testPki, type PemPair } from '../support/test-pki.js';
 
 const SYSTEM = 'streamroute-system';
+
+const byOrder = (a: unknown, b: unknown): number => JSON.stringify(a).localeCompare(JSON.stringify(b));
+
+/** A GET as a client-certificate user; the body parsed when it is JSON. */
+function getJson(
+  url: string,
+  auth: { cert: string; key: string; ca: string },
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpsRequest(url, { ...auth, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: response.statusCode ?? 0, body });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** A streamed GET whose lines are collected until close(). */
+class LiveStream {
+  readonly lines: string[] = [];
+  private constructor(private readonly outgoing: ClientRequest) {}
+
+  static open(url: string, auth: { cert: string; key: string; ca: string }): Promise<LiveStream> {
+    return new Promise((resolve, reject) => {
+      const outgoing = httpsRequest(url, { ...auth, agent: false }, (response) => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`HTTP ${response.statusCode ?? 0}`));
+          return;
+        }
+        let partial = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          const parts = (partial + chunk).split('\n');
+          partial = parts.pop() ?? '';
+          stream.lines.push(...parts.filter((line) => !line.startsWith('{"@warning"')));
+        });
+        resolve(stream);
+      });
+      const stream = new LiveStream(outgoing);
+      outgoing.on('error', (error) => reject(error));
+      outgoing.end();
+    });
+  }
+
+  close(): void {
+    this.outgoing.destroy();
+  }
+}
 const DOMAIN = 'shop';
 
 interface KubeItem {
@@ -70,7 +134,31 @@ interface Node {
   httpPort: number;
   adminPort: number;
   healthPort: number;
+  /** The operator's listener (--internal-listen-addr) on bindHost, the node's "pod IP". */
+  internalPort: number;
   process: StreamrouteProcess;
+}
+
+/** The live API's serving certificate and the internal channel's (decision 0019), from the test CA. */
+function liveCertificates(): { serving: PemPair; dataplane: PemPair; operator: PemPair } {
+  const pki = testPki();
+  return {
+    serving: signed(pki.dir, 'e2e-live', pki.ca, {
+      cn: `${LIVE_SERVICE}.${SYSTEM}.svc`,
+      ext: `subjectAltName=DNS:${LIVE_SERVICE}.${SYSTEM}.svc`,
+      usage: 'serverAuth',
+    }),
+    dataplane: signed(pki.dir, 'e2e-dataplane-internal', pki.ca, {
+      cn: 'streamroute-dataplane',
+      ext: 'subjectAltName=DNS:streamroute-dataplane',
+      usage: 'serverAuth',
+    }),
+    operator: signed(pki.dir, 'e2e-operator-internal', pki.ca, {
+      cn: 'streamroute-operator',
+      ext: 'subjectAltName=DNS:streamroute-operator',
+      usage: 'clientAuth',
+    }),
+  };
 }
 
 describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, CLI, rsyslog)', function () {
@@ -84,12 +172,20 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
   let syslogPort: number;
   const operators: StreamrouteProcess[] = [];
   const nodes: Node[] = [];
+  const certificates = liveCertificates();
+  const livePorts = new Map<string, number>();
+  /** The chart's ClusterRole for reading a domain live (templates/live-api.yaml). */
+  let liveReaderRole = '';
+  /** The chart's ClusterRole for changing a domain's graph (templates/editor-clusterrole.yaml). */
+  let editorRole = '';
 
   const cli = (args: readonly string[], stdin?: string) =>
     runStreamroute(['--kubeconfig', adminKubeconfig, '-d', DOMAIN, ...args], stdin);
 
   async function startOperator(identity: string): Promise<StreamrouteProcess> {
     const healthPort = await freeTcpPort();
+    const livePort = await freeTcpPort();
+    livePorts.set(identity, livePort);
     const operator = new StreamrouteProcess(identity, [
       'operator',
       '--kubeconfig',
@@ -102,6 +198,19 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       `127.0.0.1:${healthPort}`,
       '--log-level',
       'debug',
+      // the live API, reaching the nodes on their internal listeners
+      '--live-listen-addr',
+      `127.0.0.1:${livePort}`,
+      '--live-tls-cert-file',
+      certificates.serving.certFile,
+      '--live-tls-key-file',
+      certificates.serving.keyFile,
+      '--internal-ca-file',
+      testPki().ca.certFile,
+      '--internal-client-cert-file',
+      certificates.operator.certFile,
+      '--internal-client-key-file',
+      certificates.operator.keyFile,
     ]);
     operators.push(operator);
     return operator;
@@ -110,8 +219,9 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
   async function startNode(
     name: string,
     bindHost: string,
-    ports?: Pick<Node, 'httpPort' | 'adminPort' | 'healthPort'>,
+    ports?: Pick<Node, 'httpPort' | 'adminPort' | 'healthPort' | 'internalPort'>,
   ) {
+    const internalPort = ports?.internalPort ?? (await freeTcpPort());
     const httpPort = ports?.httpPort ?? (await freeTcpPort());
     const adminPort = ports?.adminPort ?? (await freeTcpPort());
     const healthPort = ports?.healthPort ?? (await freeTcpPort());
@@ -134,8 +244,16 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       `127.0.0.1:${healthPort}`,
       '--bind-host',
       bindHost,
+      '--internal-listen-addr',
+      `${bindHost}:${internalPort}`,
+      '--internal-tls-cert-file',
+      certificates.dataplane.certFile,
+      '--internal-tls-key-file',
+      certificates.dataplane.keyFile,
+      '--internal-client-ca-file',
+      testPki().ca.certFile,
     ]);
-    const node = { name, bindHost, httpPort, adminPort, healthPort, process };
+    const node = { name, bindHost, httpPort, adminPort, healthPort, internalPort, process };
     return node;
   }
 
@@ -214,6 +332,11 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     // The chart's ServiceAccounts and RBAC, exactly as rendered.
     const rendered = (await renderChart({}, { namespace: SYSTEM })) as KubeItem[];
     const rbacKinds = ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'];
+    const roleNamed = (suffix: string): string =>
+      rendered.find((item) => item.kind === 'ClusterRole' && item.metadata.name.endsWith(suffix))?.metadata
+        .name ?? '';
+    liveReaderRole = roleNamed('-live-reader');
+    editorRole = roleNamed('-editor');
     for (const object of rendered.filter((item) => rbacKinds.includes(item.kind ?? ''))) {
       await applyRaw(server, objectPath(object), object);
     }
@@ -230,7 +353,39 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     // the CLI is still applying compiles what it finds at once (a v1 of half the objects, then v2).
     await eventually('operator-1 to lead', () => operator.log().includes('"became leader"'));
     nodes.push(await startNode('node-a', '127.0.0.2'), await startNode('node-b', '127.0.0.3'));
+    // No kubelet: each node's Pod is written as the kubelet would report it, its IP the node's address.
+    for (const node of nodes) await registerPod(node);
+    await register(server, livePorts.get('operator-1') ?? 0, testPki().ca.cert);
   });
+
+  async function registerPod(node: Node): Promise<void> {
+    const path = corePath('pods', SYSTEM, `dataplane-${node.name}`);
+    await applyRaw(server, path, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: `dataplane-${node.name}`,
+        namespace: SYSTEM,
+        labels: { 'app.kubernetes.io/name': 'streamroute', 'app.kubernetes.io/component': 'dataplane' },
+      },
+      spec: {
+        nodeName: node.name,
+        containers: [
+          {
+            name: 'dataplane',
+            image: 'streamroute-dataplane:test',
+            ports: [{ name: 'internal', containerPort: node.internalPort }],
+          },
+        ],
+      },
+    });
+    await admin.request({
+      method: 'PATCH',
+      path: `${path}/status`,
+      contentType: 'application/merge-patch+json',
+      body: { status: { phase: 'Running', podIP: node.bindHost, podIPs: [{ ip: node.bindHost }] } },
+    });
+  }
 
   after(async () => {
     for (const process of [...operators, ...nodes.map((node) => node.process)])
@@ -280,6 +435,129 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       'hello from node-a',
       'hello from node-b',
     ]);
+  });
+
+  it('streams a relay and describes an ingestor to a namespace reader through the API server, as that user', async () => {
+    // erin has a client certificate only (no token, no Secret) and the chart's live reader role in shop
+    const erin = await server.clientCertUser('erin', ['shop-team']);
+    await applyRaw(
+      server,
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${DOMAIN}/rolebindings/shop-team-live`,
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'shop-team-live', namespace: DOMAIN },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: liveReaderRole },
+        subjects: [{ kind: 'Group', name: 'shop-team', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+    );
+    const base = `${server.server}/apis/${LIVE_GROUP}/${LIVE_VERSION}/namespaces/${DOMAIN}`;
+    const auth = { ...erin, ca: server.ca };
+    const stream = await LiveStream.open(`${base}/relays/orders/log?subscription=erin`, auth);
+    try {
+      await eventually('both nodes to serve the live subscription', async () => {
+        for (const node of nodes) {
+          const described = await fetchAdmin(node.adminPort, '/metrics');
+          if (!/^streamroute_subscribers(\{[^}]*\})? 1$/m.test(described.body)) return false;
+        }
+        return true;
+      });
+      for (const [index, node] of nodes.entries()) {
+        const posted = await post(node, { order_id: `L-${index}`, amount: 7 });
+        assert.equal(posted.status, 202);
+      }
+      await eventually('a record from each node', () => stream.lines.length >= 2);
+      assert.deepEqual(stream.lines.map((line) => JSON.parse(line) as unknown).sort(byOrder), [
+        { order_id: 'L-0', amount: 7 },
+        { order_id: 'L-1', amount: 7 },
+      ]);
+    } finally {
+      stream.close();
+    }
+    const described = await getJson(`${base}/httpingestors/orders-in/describe`, auth);
+    assert.equal(described.status, 200, JSON.stringify(described.body));
+    const nodesDescribed = (described.body as { nodes: { node: string; description?: { state: string } }[] })
+      .nodes;
+    assert.deepEqual(
+      nodesDescribed.map((entry) => [entry.node, entry.description?.state]),
+      nodes.map((node) => [node.name, 'Running']),
+    );
+    // another namespace: refused by the API server before it reaches the operator
+    const other = await getJson(
+      `${server.server}/apis/${LIVE_GROUP}/${LIVE_VERSION}/namespaces/${SYSTEM}/relays/orders/log`,
+      auth,
+    );
+    assert.equal(other.status, 403);
+    const operatorLog = operators[0]?.log() ?? '';
+    assert.match(operatorLog, /"live_subscription_started".*"user":"erin".*"domain":"shop"/);
+    assert.doesNotMatch(operatorLog, /L-0|L-1/, 'no record in the operator log');
+  });
+
+  it('lets a ServiceAccount with rights only in the domain run `streamroute subscribe` and `describe` (live API)', async () => {
+    const bind = (name: string, role: string, subject: object) =>
+      applyRaw(server, `/apis/rbac.authorization.k8s.io/v1/namespaces/${DOMAIN}/rolebindings/${name}`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name, namespace: DOMAIN },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+        subjects: [subject],
+      });
+    await applyRaw(server, `/api/v1/namespaces/${DOMAIN}/serviceaccounts/viewer`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'viewer', namespace: DOMAIN },
+    });
+    const subject = { kind: 'ServiceAccount', name: 'viewer', namespace: DOMAIN };
+    await bind('viewer-live', liveReaderRole, subject);
+    await bind('viewer-edit', editorRole, subject); // to read the ingestor's status for describe
+    const kubeconfig = await serviceAccountKubeconfig(server, DOMAIN, 'viewer');
+    const subscriber = new StreamrouteProcess('cli-live-subscribe', [
+      '--kubeconfig',
+      kubeconfig,
+      'subscribe',
+      'viewer',
+      'orders',
+      '-d',
+      DOMAIN,
+    ]);
+    try {
+      await eventually('both nodes to serve the CLI’s subscription', async () => {
+        for (const node of nodes) {
+          const metrics = await fetchAdmin(node.adminPort, '/metrics');
+          if (!/^streamroute_subscribers(\{[^}]*\})? 1$/m.test(metrics.body)) return false;
+        }
+        return true;
+      });
+      for (const [index, node] of nodes.entries()) await post(node, { order_id: `C-${index}`, amount: 8 });
+      await eventually('a record from each node on the CLI’s stdout', () =>
+        /C-0[\s\S]*C-1|C-1[\s\S]*C-0/.test(subscriber.log()),
+      );
+      assert.doesNotMatch(subscriber.log(), /port-forward/, 'through the live API, not port-forwards');
+    } finally {
+      await subscriber.stop();
+    }
+    const described = await runStreamroute([
+      '--kubeconfig',
+      kubeconfig,
+      'describe',
+      'ingestor',
+      'orders_in',
+      '-d',
+      DOMAIN,
+    ]);
+    assert.equal(described.code, 0, described.stderr);
+    for (const node of nodes) assert.match(described.stdout, new RegExp(node.name));
+    // the same account in the operator's namespace: the API server says no
+    const elsewhere = await runStreamroute([
+      '--kubeconfig',
+      kubeconfig,
+      'describe',
+      'ingestor',
+      'orders_in',
+      '-d',
+      SYSTEM,
+    ]);
+    assert.notEqual(elsewhere.code, 0);
   });
 
   it('answers probes and metrics on the health listener, which serves no records', async () => {

@@ -48,6 +48,11 @@ export interface KubeTestServer {
    * once it is ready. `downMs` keeps it down that long first. Clients see the outage watches see.
    */
   restartApiServer(downMs?: number): Promise<void>;
+  /**
+   * A user who authenticates with a client certificate only (no token, no Secret): CN `name`, O each of
+   * `groups`, signed by the server's client CA. PEM texts.
+   */
+  clientCertUser(name: string, groups?: readonly string[]): Promise<{ cert: string; key: string }>;
 }
 
 export interface StartKubeApiServerOptions {
@@ -199,14 +204,26 @@ async function freePorts(count: number): Promise<number[]> {
 /** Runs openssl in dir; args are space-separated (none of ours contain spaces). */
 const openssl = (args: string, dir: string) => run('openssl', args.split(' '), { cwd: dir });
 
-/** CA + serving cert (EC P-256, 2 days) for 127.0.0.1/localhost, and an SA signing key pair. */
+const NEW_KEY = '-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes';
+const CA_EXT = '-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign';
+
+/**
+ * CA + serving cert (EC P-256, 2 days) for 127.0.0.1/localhost, an SA signing key pair, and the
+ * front-proxy CA with the client certificate the server proxies aggregated APIs with (as kubeadm sets
+ * up every cluster): `front-proxy-ca.crt`, `front-proxy-client.{crt,key}` (CN front-proxy-client).
+ */
 async function writeCerts(dir: string): Promise<void> {
-  const newKey = '-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes';
-  const caExt = '-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign';
+  const newKey = NEW_KEY;
+  const caExt = CA_EXT;
   await openssl(
     `req -x509 ${newKey} -keyout ca.key -out ca.crt -days 2 -subj /CN=streamroute-test-ca ${caExt}`,
     dir,
   );
+  await openssl(
+    `req -x509 ${newKey} -keyout front-proxy-ca.key -out front-proxy-ca.crt -days 2 -subj /CN=front-proxy-ca ${caExt}`,
+    dir,
+  );
+  await signClientCert(dir, { name: 'front-proxy-client', ca: 'front-proxy-ca' });
   await openssl(`req -new ${newKey} -keyout server.key -out server.csr -subj /CN=kube-apiserver`, dir);
   const sans =
     'IP:127.0.0.1,DNS:localhost,IP:10.0.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc';
@@ -222,6 +239,26 @@ async function writeCerts(dir: string): Promise<void> {
   });
   await writeFile(join(dir, 'sa.key'), sa.privateKey, { mode: 0o600 });
   await writeFile(join(dir, 'sa.pub'), sa.publicKey);
+}
+
+/** `<name>.crt`/`<name>.key` in `dir`: a client certificate (CN name, O each group) signed by `ca`. */
+async function signClientCert(
+  dir: string,
+  { name, groups = [], ca }: { name: string; groups?: readonly string[]; ca: string },
+): Promise<void> {
+  const subject = `/CN=${name}${groups.map((group) => `/O=${group}`).join('')}`;
+  await run(
+    'openssl',
+    ['req', '-new', ...NEW_KEY.split(' '), '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject],
+    { cwd: dir },
+  );
+  await writeFile(
+    join(dir, `${name}.ext`),
+    'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n',
+  );
+  const serial = `0x${randomBytes(8).toString('hex')}`;
+  const signing = `-CA ${ca}.crt -CAkey ${ca}.key -set_serial ${serial} -days 2 -extfile ${name}.ext`;
+  await openssl(`x509 -req -in ${name}.csr ${signing} -out ${name}.crt`, dir);
 }
 
 function kubeconfig(server: string, caFile: string, token: string): string {
@@ -333,6 +370,16 @@ function apiserverArgs(dir: string, etcd: string, port: number): string[] {
     '--disable-admission-plugins=ServiceAccount',
     '--allow-privileged=true',
     '--profiling=false',
+    // Aggregated APIs (APIService), as a kubeadm cluster has them: the server authenticates the user and
+    // proxies with its front-proxy client certificate and X-Remote-* headers. Published in
+    // kube-system/extension-apiserver-authentication for the extension servers to check.
+    `--requestheader-client-ca-file=${join(dir, 'front-proxy-ca.crt')}`,
+    '--requestheader-allowed-names=front-proxy-client',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    `--proxy-client-cert-file=${join(dir, 'front-proxy-client.crt')}`,
+    `--proxy-client-key-file=${join(dir, 'front-proxy-client.key')}`,
   ];
 }
 
@@ -387,7 +434,27 @@ async function startOnce(
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });
       liveDirs.delete(dir);
     })());
-  return { kubeconfigPath, server, token, caFile, ca, etcdEndpoint, workDir: dir, stop, restartApiServer };
+  const clientCertUser = async (name: string, groups: readonly string[] = []) => {
+    if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Error(`clientCertUser: "${name}" is not a plain name`);
+    await signClientCert(dir, { name, groups, ca: 'ca' });
+    const [cert, key] = await Promise.all([
+      readFile(join(dir, `${name}.crt`), 'utf8'),
+      readFile(join(dir, `${name}.key`), 'utf8'),
+    ]);
+    return { cert, key };
+  };
+  return {
+    kubeconfigPath,
+    server,
+    token,
+    caFile,
+    ca,
+    etcdEndpoint,
+    workDir: dir,
+    stop,
+    restartApiServer,
+    clientCertUser,
+  };
 }
 
 /**

@@ -14,6 +14,11 @@ import { untilInterrupted } from '../../client/interrupt.js';
 import { EXIT, type Output } from '../../client/report.js';
 import { LOG_LEVELS } from './node.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
+import { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
+import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
+import type { Registry } from 'prom-client';
+import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from '../../access/aggregated-api.js';
+import { startLiveApi, type LiveApiConfig, type RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {
   kubeconfig?: string;
@@ -28,6 +33,17 @@ export interface OperatorOptions {
   logLevel: (typeof LOG_LEVELS)[number];
   qps: string;
   burst: string;
+  /** The live API (decision 0019): all three, or none. */
+  liveListenAddr?: string;
+  liveTlsCertFile?: string;
+  liveTlsKeyFile?: string;
+  /** How the live API reaches the data-plane pods (decision 0019): all three files, or port-forwards. */
+  internalCaFile?: string;
+  internalClientCertFile?: string;
+  internalClientKeyFile?: string;
+  internalServerName: string;
+  liveReauthorizeSeconds: string;
+  liveMaxStreamSeconds: string;
 }
 
 export interface OperatorContext {
@@ -70,6 +86,36 @@ export function addOperatorCommand(
     )
     .option('--qps <n>', 'API requests per second', '50')
     .option('--burst <n>', 'API request burst', '100')
+    .option(
+      '--live-listen-addr <ip:port>',
+      'serve the live API (live.streamroute.io: relay records and describe, as the user) here; needs the two files below',
+    )
+    .option(
+      '--live-tls-cert-file <path>',
+      'the live API’s serving certificate (for <service>.<namespace>.svc)',
+    )
+    .option('--live-tls-key-file <path>', 'its private key')
+    .option(
+      '--live-reauthorize-seconds <n>',
+      "how often an open stream's access is reviewed again; a stream whose access was withdrawn ends",
+      String(DEFAULT_REAUTHORIZE_MS / 1000),
+    )
+    .option(
+      '--live-max-stream-seconds <n>',
+      'how long a stream stays open before the client must open it again (and so authenticate again)',
+      String(DEFAULT_MAX_STREAM_MS / 1000),
+    )
+    .option(
+      '--internal-ca-file <path>',
+      "the CA of the data plane's internal listeners: the live API reaches pods there (without it: through port-forwards)",
+    )
+    .option('--internal-client-cert-file <path>', "the operator's client certificate for those listeners")
+    .option('--internal-client-key-file <path>', 'its private key')
+    .option(
+      '--internal-server-name <name>',
+      "the name on the data plane's internal serving certificate",
+      DEFAULT_INTERNAL_SERVER_NAME,
+    )
     .action(async (options: OperatorOptions) => exit(await runOperator(options, output, context)));
 }
 
@@ -121,6 +167,7 @@ export async function runOperator(
 ): Promise<number> {
   const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
   const config = operatorConfig(options, logger);
+  const live = liveConfig(options);
   const interrupt = untilInterrupted(context.signal);
   try {
     let operator: RunningOperator;
@@ -133,13 +180,72 @@ export async function runOperator(
       output.err(`streamroute operator: cannot start: ${messageOf(error)}`);
       return EXIT.io;
     }
+    let liveApi: RunningLiveApi | undefined;
+    try {
+      if (live !== undefined) liveApi = await startLive(live, config, logger, operator.controller.registry);
+    } catch (error: unknown) {
+      await operator.stop({ release: true });
+      output.err(`streamroute operator: cannot start the live API: ${messageOf(error)}`);
+      return EXIT.io;
+    }
     await aborted(interrupt.signal);
     logger.info('stopping');
+    await liveApi?.close();
     await operator.stop({ release: true });
     return EXIT.ok;
   } finally {
     interrupt.dispose();
   }
+}
+
+/** The live API's flags checked: undefined when none is given, else all of them (or a UsageError). */
+export function liveConfig(options: OperatorOptions): LiveApiConfig | undefined {
+  const { liveListenAddr, liveTlsCertFile, liveTlsKeyFile } = options;
+  const given = [liveListenAddr, liveTlsCertFile, liveTlsKeyFile].filter((flag) => flag !== undefined);
+  const internal = [options.internalCaFile, options.internalClientCertFile, options.internalClientKeyFile];
+  if (given.length === 0) {
+    if (internal.some((flag) => flag !== undefined))
+      throw new UsageError(
+        '--internal-ca-file and its certificate are for the live API: give --live-listen-addr',
+      );
+    return undefined;
+  }
+  if (liveListenAddr === undefined || liveTlsCertFile === undefined || liveTlsKeyFile === undefined)
+    throw new UsageError('--live-listen-addr, --live-tls-cert-file and --live-tls-key-file go together');
+  const address = parseListenAddr(liveListenAddr);
+  if (!address.ok) throw new UsageError(`--live-listen-addr ${address.message}`);
+  const [caFile, certFile, keyFile] = internal;
+  const config: LiveApiConfig = {
+    address: address.address,
+    certFile: liveTlsCertFile,
+    keyFile: liveTlsKeyFile,
+    reauthorizeMs: positive('--live-reauthorize-seconds', options.liveReauthorizeSeconds, false) * 1000,
+    maxStreamMs: positive('--live-max-stream-seconds', options.liveMaxStreamSeconds, false) * 1000,
+  };
+  if (caFile === undefined && certFile === undefined && keyFile === undefined) return config;
+  if (caFile === undefined || certFile === undefined || keyFile === undefined)
+    throw new UsageError(
+      '--internal-ca-file, --internal-client-cert-file and --internal-client-key-file go together',
+    );
+  return { ...config, internal: { caFile, certFile, keyFile, serverName: options.internalServerName } };
+}
+
+async function startLive(
+  live: LiveApiConfig,
+  config: OperatorConfig,
+  logger: Logger,
+  registry: Registry,
+): Promise<RunningLiveApi> {
+  const clusterOptions = {
+    ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }),
+    ...(config.context === undefined ? {} : { context: config.context }),
+  };
+  const api = new KubeApi({
+    ...clusterOptions,
+    rateLimit: config.rateLimit,
+    userAgent: 'streamroute-operator-live/0.1.0',
+  });
+  return startLiveApi(live, { api, clusterOptions, operatorNamespace: config.namespace, logger, registry });
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
