@@ -510,9 +510,11 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     } finally {
       await subscriber.stop();
     }
+    // describe with the same account's token from an exec plugin, as cloud providers' kubeconfigs give it
+    const execKubeconfig = await serviceAccountKubeconfig(server, DOMAIN, 'viewer', { exec: true });
     const described = await runStreamroute([
       '--kubeconfig',
-      kubeconfig,
+      execKubeconfig,
       'describe',
       'ingestor',
       'orders_in',
