@@ -4,8 +4,11 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 
 export type RequestOutcome = 'allowed' | 'unauthenticated' | 'forbidden' | 'not_found';
-/** `client`: the user went away; `revoked`: a review said no mid-stream; `lifetime`: the stream's time ran out. */
-export type StreamEnd = 'client' | 'revoked' | 'lifetime' | 'stopping';
+/**
+ * `revoked`: a review said no mid-stream; `lifetime`: the stream's time ran out; `client`: the
+ * connection closed (the user left, or the operator is stopping).
+ */
+export type StreamEnd = 'client' | 'revoked' | 'lifetime';
 
 export class LiveMetrics {
   readonly #requests: Counter<'route' | 'outcome'>;
@@ -29,7 +32,7 @@ export class LiveMetrics {
     });
     this.#ended = new Counter({
       name: 'streamroute_live_subscriptions_ended_total',
-      help: 'Relay subscriptions of the live API that ended, by reason (client, revoked, lifetime, stopping)',
+      help: 'Relay subscriptions of the live API that ended, by reason (client, revoked, lifetime)',
       labelNames: ['domain', 'reason'],
       registers,
     });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fakeApiServer } from '../../test/support/fake-port-forward.js';
+import { floodingAdmin } from '../../test/support/flooding-admin.js';
 import type { Cluster } from './cluster-target.js';
 import { runClusterSubscribe, subscriptionPath } from './cluster-subscribe.js';
 
@@ -74,23 +75,8 @@ describe('cluster subscribe', () => {
   });
 
   it('holds the pods’ streams back while its output is full, instead of holding their bytes', async () => {
-    let written = 0;
-    let blocked = false;
-    const line = `${JSON.stringify({ order_id: 'x'.repeat(1000) })}\n`;
-    const admin = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      const pump = (): void => {
-        while (written < 256 * 1024 * 1024) {
-          written += line.length;
-          if (!response.write(line)) {
-            blocked = true;
-            response.once('drain', pump);
-            return;
-          }
-        }
-      };
-      pump();
-    });
+    const flood = floodingAdmin();
+    const admin = flood.server;
     await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
     const api = await fakeApiServer({ upstream: (admin.address() as AddressInfo).port });
     const cluster = {
@@ -118,10 +104,10 @@ describe('cluster subscribe', () => {
       );
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.ok(lines > 0, 'the first chunk came through');
-      assert.ok(blocked, 'the pod’s stream was held back');
+      assert.ok(flood.blocked(), 'the pod’s stream was held back');
       assert.ok(
-        written < 64 * 1024 * 1024,
-        `the pod wrote ${written} bytes to an output that took one chunk`,
+        flood.written() < 64 * 1024 * 1024,
+        `the pod wrote ${flood.written()} bytes to an output that took one chunk`,
       );
       release();
       controller.abort();

@@ -3,7 +3,12 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { fakeApiServer } from '../../test/support/fake-port-forward.js';
+import { floodingAdmin } from '../../test/support/flooding-admin.js';
 import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import { Registry } from 'prom-client';
+import { readCounter } from '../../dataplane/core/telemetry.js';
+import { waitFor } from '../../test/support/raw-http.js';
+import { LiveMetrics } from '../access/live-metrics.js';
 import { liveHandlers, WARNING_KEY } from './live-handlers.js';
 
 const running = (name: string) => ({
@@ -18,7 +23,7 @@ const listen = async (server: Server): Promise<number> => {
 };
 
 /** The operator's side: a plain HTTP server whose one route is the relay-log handler. */
-async function operatorWith(adminPort: number, pods: string[]) {
+async function operatorWith(adminPort: number, pods: string[], metrics?: LiveMetrics) {
   const portForward = await fakeApiServer({ upstream: adminPort });
   const api = { request: () => Promise.resolve({ items: pods.map(running) }) } as unknown as KubeApi;
   const handlers = liveHandlers({
@@ -27,6 +32,7 @@ async function operatorWith(adminPort: number, pods: string[]) {
     operatorNamespace: 'streamroute-system',
     logger: pino({ level: 'silent' }),
     forward: { connection: { server: portForward.url, authorize: () => undefined } },
+    ...(metrics === undefined ? {} : { metrics }),
   });
   const operator = createServer((incoming, response) => {
     const aborted = new AbortController();
@@ -96,7 +102,8 @@ describe('the live API’s handlers: a relay merged from every data-plane pod', 
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: 'no relay orders in domain shop' } }));
     });
-    const operator = await operatorWith(await listen(admin), ['dp-1']);
+    const registry = new Registry();
+    const operator = await operatorWith(await listen(admin), ['dp-1'], new LiveMetrics(registry));
     try {
       const first = await new Promise<string>((resolve, reject) => {
         const req = request({ port: operator.port, path: '/' }, (response) => {
@@ -113,6 +120,17 @@ describe('the live API’s handlers: a relay merged from every data-plane pod', 
         [WARNING_KEY]: 'streamroute: pod dp-1: HTTP 404: no relay orders in domain shop',
       });
       assert.ok(!/^[A-Za-z_][A-Za-z0-9_]*$/.test(WARNING_KEY), 'a record field is an identifier');
+      // the start and the end (the reader left) are counted per domain
+      const labels = { domain: 'shop' };
+      assert.equal(await readCounter(registry, 'streamroute_live_subscriptions_started_total', labels), 1);
+      await waitFor(
+        async () =>
+          (await readCounter(registry, 'streamroute_live_subscriptions_ended_total', {
+            ...labels,
+            reason: 'client',
+          })) === 1,
+      );
+      assert.equal(await readCounter(registry, 'streamroute_live_subscriptions', labels), 0);
     } finally {
       admin.close();
       await operator.close();
@@ -120,32 +138,20 @@ describe('the live API’s handlers: a relay merged from every data-plane pod', 
   });
 
   it('holds the pods’ streams while the reader is slow, instead of buffering them in the operator', async () => {
-    let written = 0;
-    let blocked = false;
-    const line = `${JSON.stringify({ order_id: 'x'.repeat(1000) })}\n`;
-    const admin = createServer((_incoming, response) => {
-      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      const pump = () => {
-        while (written < 256 * 1024 * 1024) {
-          written += line.length;
-          if (!response.write(line)) {
-            blocked = true;
-            response.once('drain', pump);
-            return;
-          }
-        }
-      };
-      pump();
-    });
+    const flood = floodingAdmin();
+    const admin = flood.server;
     const operator = await operatorWith(await listen(admin), ['dp-1']);
     try {
       // a client that reads its response head and then nothing
       const req = request({ port: operator.port, path: '/' }, (response) => response.pause());
       req.end();
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.ok(blocked, 'the pod’s admin stream was held back');
+      assert.ok(flood.blocked(), 'the pod’s admin stream was held back');
       // what the pod wrote is in socket buffers and the port-forward, not piling up: tens of MiB at most
-      assert.ok(written < 64 * 1024 * 1024, `the pod wrote ${written} bytes to a reader that reads nothing`);
+      assert.ok(
+        flood.written() < 64 * 1024 * 1024,
+        `the pod wrote ${flood.written()} bytes to a reader that reads nothing`,
+      );
       const heap = process.memoryUsage().heapUsed;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       assert.ok(process.memoryUsage().heapUsed - heap < 32 * 1024 * 1024, 'the heap keeps growing');

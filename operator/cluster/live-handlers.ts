@@ -41,7 +41,7 @@ const ENDINGS: Partial<Record<StreamEnd, string>> = {
 
 function endReason(signal: AbortSignal): StreamEnd {
   const reason: unknown = signal.reason;
-  return reason === 'revoked' || reason === 'lifetime' || reason === 'client' ? reason : 'stopping';
+  return reason === 'revoked' || reason === 'lifetime' ? reason : 'client';
 }
 
 export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {

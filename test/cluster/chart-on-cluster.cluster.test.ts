@@ -6,6 +6,7 @@
 // containerd restarted, a rolling update; and `helm uninstall`. The tests run in order and share the
 // release: each says what it leaves for the next.
 import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -375,6 +376,15 @@ describe('streamroute on a real single-node Kubernetes: images, chart, kubelet',
     assert.equal(refused.status, 403, await refused.body);
     const anonymous = await liveGet(facts, log, undefined);
     assert.ok([401, 403].includes(anonymous.status), `anonymous: ${anonymous.status}`);
+    // The data plane's only non-loopback listener that serves records, called without the operator's
+    // client certificate: 401, no route reached.
+    const direct = await insecureGet(
+      nodeIp,
+      INTERNAL_PORT,
+      `/v1/domains/${DOMAIN}/relays/orders/subscriptions/x`,
+    );
+    assert.equal(direct.status, 401, direct.body);
+    assert.match(direct.body, /"code":"unauthenticated".*no client certificate/);
   });
 
   it('serves YAML applied with kubectl as the next graph version', async () => {
@@ -647,6 +657,26 @@ interface ProcessFacts {
   command: 'operator' | 'dataplane';
   status: string;
   rootReadOnly: boolean;
+}
+
+/** The chart's live.internalPort. */
+const INTERNAL_PORT = 9444;
+
+/** A GET over TLS that trusts any server certificate and presents none. */
+function insecureGet(host: string, port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpsRequest(
+      { host, port, path, rejectUnauthorized: false, agent: false },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
 }
 
 /** The streamroute processes the container runtime started on this machine, as /proc shows them. */

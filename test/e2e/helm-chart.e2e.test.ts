@@ -289,6 +289,7 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         'hostNetwork=false with a syslog port 514',
         { dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane } },
       ],
+      ['networkPolicy.enabled=true', { networkPolicy: { enabled: true } }],
     ];
     for (const [title, values] of cases) {
       it(`passes with ${title}`, async () => {
@@ -520,6 +521,59 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         { name: 'http', port: 8080, protocol: 'TCP' },
         { name: 'https', port: 8443, protocol: 'TCP' },
         { name: 'syslog-udp', port: 514, protocol: 'UDP' },
+      ]);
+    });
+
+    it('renders no NetworkPolicy unless asked', () => {
+      assert.ok(!objects.some((object) => object.kind === 'NetworkPolicy'));
+    });
+
+    it('with networkPolicy.enabled, lets in the listener ports, and the internal port only from the operator', async () => {
+      type Policy = RenderedObject & {
+        spec: {
+          podSelector: { matchLabels: Record<string, string> };
+          ingress: { from?: { podSelector: { matchLabels: Record<string, string> } }[]; ports: object[] }[];
+        };
+      };
+      const values = {
+        dataplane: { ...NO_HOST_NETWORK.dataplane, ...SYSLOG_514.dataplane },
+        networkPolicy: { enabled: true },
+      };
+      const rendered = await renderChart(values);
+      const dataplane = get<Policy>(rendered, 'NetworkPolicy', 'streamroute-dataplane');
+      assert.equal(dataplane.spec.podSelector.matchLabels['app.kubernetes.io/component'], 'dataplane');
+      assert.deepEqual(dataplane.spec.ingress, [
+        {
+          ports: [
+            { port: 8080, protocol: 'TCP' },
+            { port: 8443, protocol: 'TCP' },
+            { port: 8090, protocol: 'TCP' },
+            { port: 514, protocol: 'UDP' },
+          ],
+        },
+        {
+          from: [
+            {
+              podSelector: {
+                matchLabels: {
+                  'app.kubernetes.io/name': 'streamroute',
+                  'app.kubernetes.io/instance': 'streamroute',
+                  'app.kubernetes.io/component': 'operator',
+                },
+              },
+            },
+          ],
+          ports: [{ port: 9444, protocol: 'TCP' }],
+        },
+      ]);
+      const operator = get<Policy>(rendered, 'NetworkPolicy', 'streamroute-operator');
+      assert.deepEqual(operator.spec.ingress, [
+        {
+          ports: [
+            { port: 8082, protocol: 'TCP' },
+            { port: 9443, protocol: 'TCP' },
+          ],
+        },
       ]);
     });
   });

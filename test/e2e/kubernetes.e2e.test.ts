@@ -31,7 +31,7 @@ import {
   StreamrouteProcess,
 } from '../support/cluster-processes.js';
 import { LIVE_GROUP, LIVE_VERSION } from '../../operator/access/aggregated-api.js';
-import { LIVE_SERVICE, register } from '../support/live-api.js';
+import { LIVE_SERVICE, register, registerDataplanePod } from '../support/live-api.js';
 import { signed, testPki, type PemPair } from '../support/test-pki.js';
 
 const SYSTEM = 'streamroute-system';
@@ -354,38 +354,12 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     await eventually('operator-1 to lead', () => operator.log().includes('"became leader"'));
     nodes.push(await startNode('node-a', '127.0.0.2'), await startNode('node-b', '127.0.0.3'));
     // No kubelet: each node's Pod is written as the kubelet would report it, its IP the node's address.
-    for (const node of nodes) await registerPod(node);
+    for (const node of nodes) {
+      const pod = { name: node.name, ip: node.bindHost, internalPort: node.internalPort };
+      await registerDataplanePod(server, admin, SYSTEM, pod);
+    }
     await register(server, livePorts.get('operator-1') ?? 0, testPki().ca.cert);
   });
-
-  async function registerPod(node: Node): Promise<void> {
-    const path = corePath('pods', SYSTEM, `dataplane-${node.name}`);
-    await applyRaw(server, path, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: `dataplane-${node.name}`,
-        namespace: SYSTEM,
-        labels: { 'app.kubernetes.io/name': 'streamroute', 'app.kubernetes.io/component': 'dataplane' },
-      },
-      spec: {
-        nodeName: node.name,
-        containers: [
-          {
-            name: 'dataplane',
-            image: 'streamroute-dataplane:test',
-            ports: [{ name: 'internal', containerPort: node.internalPort }],
-          },
-        ],
-      },
-    });
-    await admin.request({
-      method: 'PATCH',
-      path: `${path}/status`,
-      contentType: 'application/merge-patch+json',
-      body: { status: { phase: 'Running', podIP: node.bindHost, podIPs: [{ ip: node.bindHost }] } },
-    });
-  }
 
   after(async () => {
     for (const process of [...operators, ...nodes.map((node) => node.process)])
@@ -536,9 +510,11 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
     } finally {
       await subscriber.stop();
     }
+    // describe with the same account's token from an exec plugin, as cloud providers' kubeconfigs give it
+    const execKubeconfig = await serviceAccountKubeconfig(server, DOMAIN, 'viewer', { exec: true });
     const described = await runStreamroute([
       '--kubeconfig',
-      kubeconfig,
+      execKubeconfig,
       'describe',
       'ingestor',
       'orders_in',

@@ -23,6 +23,7 @@ export async function serviceAccountKubeconfig(
   server: KubeTestServer,
   namespace: string,
   name: string,
+  options: { exec?: boolean } = {},
 ): Promise<string> {
   const { stdout } = await run('kubectl', [
     '--kubeconfig',
@@ -35,12 +36,33 @@ export async function serviceAccountKubeconfig(
     '--duration',
     '2h',
   ]);
-  const path = join(mkdtempSync(join(tmpdir(), 'streamroute-sa-')), `${name}.kubeconfig`);
+  const token = stdout.trim();
+  const dir = mkdtempSync(join(tmpdir(), 'streamroute-sa-'));
+  const path = join(dir, `${name}.kubeconfig`);
+  // as a cloud provider's kubeconfig does: a command that prints an ExecCredential with the token
+  const credential = {
+    apiVersion: 'client.authentication.k8s.io/v1',
+    kind: 'ExecCredential',
+    status: { token },
+  };
+  const credentialFile = join(dir, 'credential.json');
+  writeFileSync(credentialFile, JSON.stringify(credential), { mode: 0o600 });
+  const user =
+    options.exec === true
+      ? {
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: 'cat',
+            args: [credentialFile],
+            interactiveMode: 'Never',
+          },
+        }
+      : { token };
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'test', cluster: { server: server.server, 'certificate-authority': server.caFile } }],
-    users: [{ name, user: { token: stdout.trim() } }],
+    users: [{ name, user }],
     contexts: [{ name: 'test', context: { cluster: 'test', user: name, namespace } }],
     'current-context': 'test',
   };

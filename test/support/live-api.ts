@@ -65,6 +65,44 @@ export async function register(server: KubeTestServer, port: number, caBundle: B
   );
 }
 
+/**
+ * A data-plane Pod as the kubelet would report it (there is no kubelet here): Running, its IP `ip`, its
+ * internal listener on `internalPort`, labelled as the chart labels the DaemonSet's pods.
+ */
+export async function registerDataplanePod(
+  server: KubeTestServer,
+  admin: KubeApi,
+  namespace: string,
+  pod: { name: string; ip: string; internalPort: number },
+): Promise<void> {
+  const path = `/api/v1/namespaces/${namespace}/pods/dataplane-${pod.name}`;
+  await applyRaw(server, path, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `dataplane-${pod.name}`,
+      namespace,
+      labels: { 'app.kubernetes.io/name': 'streamroute', 'app.kubernetes.io/component': 'dataplane' },
+    },
+    spec: {
+      nodeName: pod.name,
+      containers: [
+        {
+          name: 'dataplane',
+          image: 'streamroute-dataplane:test',
+          ports: [{ name: 'internal', containerPort: pod.internalPort }],
+        },
+      ],
+    },
+  });
+  await admin.request({
+    method: 'PATCH',
+    path: `${path}/status`,
+    contentType: 'application/merge-patch+json',
+    body: { status: { phase: 'Running', podIP: pod.ip, podIPs: [{ ip: pod.ip }] } },
+  });
+}
+
 /** The first line of a streamed answer; the request is cut after it. */
 export function firstLine(url: string, auth: { cert: string; key: string; ca: string }): Promise<string> {
   return new Promise((resolve, reject) => {
