@@ -1,10 +1,10 @@
-// `streamroute --kubeconfig FILE subscribe SUBSCRIPTION RELAY -d DOMAIN` on a cluster: every data-plane
-// node runs the relay, so the CLI subscribes on each of them through a port-forward of the API server to
-// the pod's admin port, which listens on the pod's loopback (pod-admin.ts; `pods/portforward` RBAC), and
-// merges their NDJSON lines onto stdout, each line whole. The pods are listed in the operator's namespace
-// by label, and listed again every 10 s: new pods, and pods whose stream ended, are (re)subscribed. A pod
-// that fails is reported on stderr (once per distinct failure) and the others go on. Ends when
-// interrupted (exit 0).
+// A relay's records from every data-plane pod, merged: every node runs the relay, so a subscription is
+// made on each Running pod and their NDJSON lines are written out, each line whole. The operator's live
+// API runs it for a user (pods from a watch, read over the internal channel: internal-access.ts); the CLI
+// runs it itself only where the live API is not served (pods listed, each read through a port-forward of
+// the API server: pod-access.ts). The pods are looked at again every 10 s: new pods, and pods whose stream
+// ended, are (re)subscribed. A pod that fails is reported (once per distinct failure) and the others go
+// on. Ends when the signal aborts (exit 0).
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NdjsonLines } from '../client/ndjson-lines.js';

@@ -1,21 +1,22 @@
 // Starts the operator's live API (decision 0019) beside the controller: every replica serves it (reads
 // only; the APIService's Service spreads users over them). It reads what the API server publishes about
-// its front proxy once at start, and its serving certificate from files (a Secret the chart mounts).
+// its front proxy once at start, its serving certificate and, for the internal channel to the pods, the
+// internal CA and its client certificate from files (Secrets the chart mounts).
 import { readFile } from 'node:fs/promises';
-import type { Registry } from 'prom-client';
-import { LiveMetrics } from '../access/live-metrics.js';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { systemClock } from '../../dataplane/core/clock.js';
 import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { ListenAddress } from '../../dataplane/net/retrying-listener.js';
 import { AccessReview } from '../access/access-review.js';
 import { createAggregatedApi } from '../access/aggregated-api.js';
 import { EXTENSION_AUTH_CONFIGMAP, frontProxyConfig } from '../access/front-proxy.js';
+import { LiveMetrics } from '../access/live-metrics.js';
 import type { ClusterOptions } from './cluster-target.js';
-import { liveHandlers } from './live-handlers.js';
 import { internalAccess, WatchedPods } from './internal-access.js';
+import { liveHandlers } from './live-handlers.js';
 import type { PodAccess } from './pod-access.js';
-import { systemClock } from '../../dataplane/core/clock.js';
 
 export interface LiveApiConfig {
   address: ListenAddress;
@@ -90,9 +91,11 @@ async function podsOverInternalChannel(
   deps: LiveApiDeps,
   signal: AbortSignal,
 ): Promise<PodAccess> {
-  const [ca, cert, key] = await Promise.all(
-    [files.caFile, files.certFile, files.keyFile].map((file) => readFile(file)),
-  );
+  const [ca, cert, key] = await Promise.all([
+    readFile(files.caFile),
+    readFile(files.certFile),
+    readFile(files.keyFile),
+  ]);
   const pods = new WatchedPods({
     api: deps.api,
     namespace: deps.operatorNamespace,
@@ -100,5 +103,5 @@ async function podsOverInternalChannel(
     logger: deps.logger,
     signal,
   });
-  return internalAccess(pods, { ca: ca!, cert: cert!, key: key!, serverName: files.serverName });
+  return internalAccess(pods, { ca, cert, key, serverName: files.serverName });
 }

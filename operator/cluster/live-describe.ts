@@ -1,7 +1,7 @@
-// The live half of `streamroute describe` on a cluster: after the status the operator wrote, the DESCRIBE
-// each data-plane node answers for the component right now, read from the pod's admin API (on its
-// loopback) through a port-forward of the API server (pod-admin.ts). A node that cannot be reached is
-// shown with its reason; the others still are.
+// The live half of `streamroute describe` on a cluster: the DESCRIBE each data-plane node answers for the
+// component right now, read from each pod's admin API through the pod access given (the live API's
+// internal channel, or the CLI's port-forwards where the live API is not served: pod-access.ts). A node
+// that cannot be reached is shown with its reason; the others still are.
 import type { IncomingMessage } from 'node:http';
 import type { ComponentDescription, DescribedKind } from '../../dataplane/core/status.js';
 import { networkReason } from '../client/errors.js';

@@ -1,8 +1,9 @@
 // What the operator's live API (live.streamroute.io, decision 0019) does once the API server and a
 // SubjectAccessReview have let a user in: a relay's records merged from every data-plane pod of the
-// domain, and a component's DESCRIBE on every node — the CLI's own fan-out (cluster-subscribe.ts,
-// live-describe.ts: a port-forward to each pod's loopback admin API), run with the operator's credentials.
-// Each subscription's start and end is logged with the user, domain, relay and name (never a record).
+// domain, and a component's DESCRIBE on every node (cluster-subscribe.ts, live-describe.ts), each pod read
+// through the access given: the internal channel (internal-access.ts) where the chart sets it up. Each
+// subscription's start and end is logged with the user, domain, relay, name and why it ended (never a
+// record) and counted. A stream the operator ends says why on a last `@warning` line.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KubeApi } from '../../dataplane/kube-client/kube-api.js';
