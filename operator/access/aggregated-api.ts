@@ -93,12 +93,9 @@ async function route(
     const url = new URL(request.url ?? '/', 'https://localhost');
     const discovery = discoveryDocument(url.pathname);
     const who = proxiedCaller(request, options.frontProxy);
-    const count = (outcome: RequestOutcome): void =>
-      options.metrics?.request(
-        target?.kind === 'relayLog' ? 'log' : target === undefined ? 'other' : 'describe',
-        outcome,
-      );
     const target = targetOf(url.pathname);
+    const routeName = target === undefined ? 'other' : target.kind === 'relayLog' ? 'log' : 'describe';
+    const count = (outcome: RequestOutcome): void => options.metrics?.request(routeName, outcome);
     if (!who.ok) {
       count('unauthenticated');
       return status(response, 401, 'Unauthorized', who.reason);

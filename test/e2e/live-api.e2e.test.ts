@@ -10,7 +10,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:https';
 import pino from 'pino';
 import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
+import { Registry } from 'prom-client';
+import { readCounter } from '../../dataplane/core/telemetry.js';
 import { AccessReview } from '../../operator/access/access-review.js';
+import { LiveMetrics } from '../../operator/access/live-metrics.js';
 import { createAggregatedApi, LIVE_GROUP, LIVE_VERSION } from '../../operator/access/aggregated-api.js';
 import {
   EXTENSION_AUTH_CONFIGMAP,
@@ -86,6 +89,7 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
   let live: Server;
   let livePort: number;
   let review: AccessReview;
+  const registry = new Registry();
   const seen: { caller: Caller; what: string }[] = [];
   const tokens: Record<string, string> = {};
   let carol: { cert: string; key: string };
@@ -114,6 +118,7 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
       serving,
       frontProxy: frontProxy.config,
       review,
+      metrics: new LiveMetrics(registry),
       logger: pino({ level: 'silent' }),
       handlers: {
         relayLog: async ({ caller, namespace, relay }, response) => {
@@ -268,6 +273,13 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
       assert.equal(attempt.status, 401, attempt.body);
       assert.equal((JSON.parse(attempt.body) as { reason: string }).reason, 'Unauthorized');
     }
+    const refusals = { route: 'log', outcome: 'unauthenticated' };
+    assert.equal(await readCounter(registry, 'streamroute_live_requests_total', refusals), attempts.length);
+    const allowed = await readCounter(registry, 'streamroute_live_requests_total', {
+      route: 'log',
+      outcome: 'allowed',
+    });
+    assert.ok(allowed >= 2, `allowed log requests counted: ${allowed}`);
   });
 
   it('lists only subresources in discovery, so kubectl’s plurals (httpingestors, relays) stay the CRDs’', async () => {
