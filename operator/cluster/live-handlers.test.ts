@@ -117,7 +117,7 @@ describe('the live API’s handlers: a relay merged from every data-plane pod', 
         req.end();
       });
       assert.deepEqual(JSON.parse(first), {
-        [WARNING_KEY]: 'streamroute: pod dp-1: HTTP 404: no relay orders in domain shop',
+        [WARNING_KEY]: 'pod dp-1: HTTP 404: no relay orders in domain shop',
       });
       assert.ok(!/^[A-Za-z_][A-Za-z0-9_]*$/.test(WARNING_KEY), 'a record field is an identifier');
       // the start and the end (the reader left) are counted per domain

@@ -84,7 +84,9 @@ export function liveHandlers(deps: LiveHandlerDeps): LiveHandlers {
         },
         {
           out: (line) => void response.write(`${line}\n`),
-          err: (text) => void response.write(`${JSON.stringify({ [WARNING_KEY]: text })}\n`),
+          // the fan-out's messages are written for a terminal ("streamroute: …"); the reader's CLI prefixes its own
+          err: (text) =>
+            void response.write(`${JSON.stringify({ [WARNING_KEY]: text.replace(/^streamroute: /, '') })}\n`),
         },
       );
       const reason = endReason(signal);

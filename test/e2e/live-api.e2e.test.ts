@@ -473,7 +473,11 @@ describe('`streamroute operator --live-listen-addr`: the live API served by the 
       ended.body,
       /"@warning":"the stream reached its maximum time and ends; open it again to authenticate again"/,
     );
-    assert.match(operator.log(), /"live_subscription_ended".*"user":"erin".*"reason":"revoked"/);
-    assert.match(operator.log(), /"live_subscription_ended".*"user":"frank".*"reason":"lifetime"/);
+    // the operator logs the end after it ended the response: wait for the lines
+    for (const ended of [
+      /"live_subscription_ended".*"user":"erin".*"reason":"revoked"/,
+      /"live_subscription_ended".*"user":"frank".*"reason":"lifetime"/,
+    ])
+      await eventually(`the log line ${ended.source}`, () => ended.test(operator.log()));
   });
 });
