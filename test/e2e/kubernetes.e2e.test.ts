@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import type { ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import {
@@ -534,6 +535,16 @@ describe('streamroute on a real kube-apiserver (operator, two data-plane nodes, 
       SYSTEM,
     ]);
     assert.notEqual(elsewhere.code, 0);
+    // no token in any log or output: the operator's, the nodes', the CLI's
+    const { users } = JSON.parse(readFileSync(kubeconfig, 'utf8')) as {
+      users: { user: { token: string } }[];
+    };
+    const token = users[0]?.user.token ?? assert.fail('a token in the kubeconfig');
+    const texts = [...operators, ...nodes.map((node) => node.process), subscriber].map((process) =>
+      process.log(),
+    );
+    for (const text of [...texts, described.stdout, described.stderr, elsewhere.stderr])
+      assert.ok(!text.includes(token.slice(-40)), 'a token in a log');
   });
 
   it('answers probes and metrics on the health listener, which serves no records', async () => {
