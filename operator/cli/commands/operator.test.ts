@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { pino } from 'pino';
 import { runCli } from '../program.js';
 import type { Output } from '../../client/report.js';
-import { addOperatorCommand, operatorConfig, type OperatorOptions } from './operator.js';
+import { addOperatorCommand, liveConfig, operatorConfig, type OperatorOptions } from './operator.js';
 
 function capture(): Output & { errors: string[] } {
   const errors: string[] = [];
@@ -93,5 +93,56 @@ describe('streamroute operator flags', () => {
     });
     assert.equal(code, 3);
     assert.match(output.errors.join('\n'), /streamroute operator: cannot start/);
+  });
+
+  describe('the live API flags', () => {
+    const live = [
+      '--live-listen-addr',
+      '0.0.0.0:9443',
+      '--live-tls-cert-file',
+      'c',
+      '--live-tls-key-file',
+      'k',
+    ];
+    const internal = [
+      '--internal-ca-file',
+      'ca',
+      '--internal-client-cert-file',
+      'oc',
+      '--internal-client-key-file',
+      'ok',
+    ];
+
+    it('are off without --live-listen-addr; with the internal files, reach the pods over them', () => {
+      assert.equal(liveConfig(parsed([])), undefined);
+      assert.deepEqual(liveConfig(parsed([...live, ...internal])), {
+        address: { host: '0.0.0.0', port: 9443 },
+        certFile: 'c',
+        keyFile: 'k',
+        reauthorizeMs: 60_000,
+        maxStreamMs: 3_600_000,
+        internal: { caFile: 'ca', certFile: 'oc', keyFile: 'ok', serverName: 'streamroute-dataplane' },
+      });
+    });
+
+    const refused: [string[], RegExp][] = [
+      [['--live-listen-addr', '0.0.0.0:9443'], /go together/],
+      [[...live.slice(0, 2), '--live-listen-addr', 'nowhere', ...live.slice(2)], /--live-listen-addr/],
+      [internal, /give --live-listen-addr/],
+      [
+        [...live, ...internal.slice(0, 2)],
+        /--internal-ca-file, --internal-client-cert-file and --internal-client-key-file go together/,
+      ],
+      [
+        [...live, '--live-reauthorize-seconds', '0'],
+        /--live-reauthorize-seconds "0": expected a positive number/,
+      ],
+      [[...live, '--live-max-stream-seconds', 'soon'], /--live-max-stream-seconds "soon"/],
+    ];
+    for (const [argv, message] of refused) {
+      it(`refuses ${argv.join(' ')} with a usage error naming the flag`, () => {
+        assert.throws(() => liveConfig(parsed(argv)), message);
+      });
+    }
   });
 });
