@@ -1,23 +1,30 @@
 // `--resource NAME[@VERSION]=DIR`: serves local directories as uploaded resource versions, so codecs
-// that use resources (protobuf) can be validated and compiled without a node or a cluster.
+// that use resources (protobuf) can be validated and compiled without a node or a cluster. NAME is the
+// resource name or the identifier a statement writes (`order-protos` or `Order_Protos`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { ResourceFiles } from '../compiler/index.js';
 import { ioError } from '../language/input-error.js';
+import { nameFromEither } from '../api/display-names.js';
 
-const SPEC = /^([a-z][a-z0-9-]*)(?:@([1-9][0-9]*))?=(.+)$/;
+const SPEC = /^([A-Za-z][A-Za-z0-9_-]*)(?:@([1-9][0-9]*))?=(.+)$/;
 
 export function parseResourceOption(value: string, previous: string[] = []): string[] {
-  if (!SPEC.test(value))
+  const name = SPEC.exec(value)?.[1];
+  if (name === undefined)
     throw new InvalidArgumentError(`expected NAME[@VERSION]=DIR, e.g. order-protos=./protos`);
+  const mapped = nameFromEither(name);
+  if (!mapped.ok) throw new InvalidArgumentError(`${name}: ${mapped.reason}.`);
   return [...previous, value];
 }
 
 export function resourceDirectories(specs: readonly string[]): ResourceFiles {
   const versions = new Map<string, Map<number, ReadonlyMap<string, string>>>();
   for (const spec of specs) {
-    const [, resource = '', version = '1', directory = ''] = SPEC.exec(spec) ?? [];
+    const [, written = '', version = '1', directory = ''] = SPEC.exec(spec) ?? [];
+    const mapped = nameFromEither(written);
+    const resource = mapped.ok ? mapped.name : written;
     const byVersion = versions.get(resource) ?? new Map<number, ReadonlyMap<string, string>>();
     byVersion.set(Number(version), readTree(directory));
     versions.set(resource, byVersion);

@@ -74,7 +74,7 @@ describe('check-correlators', () => {
           code: 'SR2022',
           object: 'Correlator/c',
           path: 'spec.onTimeout.right.relay',
-          message: 'forwards right records of relay payments unchanged to relay wrong-late',
+          message: 'forwards right records of relay payments unchanged to relay wrong_late',
         },
       ],
     },

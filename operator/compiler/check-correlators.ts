@@ -2,6 +2,7 @@
 // reads or writes shares the correlator's branch (SR2021); a timeout SEND TO target carries exactly the
 // fields, types and optionality of that side, since the record is forwarded unchanged (SR2022).
 // Routes (set-only, required fields) are check-routes'; INHERIT is the kind's own rule (SR2020).
+import { displayName } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext, type RelaySchema } from './context.js';
 import { relayFields, schemaScope } from './expression-scopes.js';
@@ -37,7 +38,7 @@ function checkTimeout(
     keyOf(object),
     'SR2022',
     `spec.onTimeout.${side}.relay`,
-    `${label(object)}: ON CORRELATION TIMEOUT forwards ${side} records of relay ${schema.relay} unchanged to relay ${target.relay}, so its schema must have the same fields, types and optionality: ${problem}`,
+    `${label(object)}: ON CORRELATION TIMEOUT forwards ${side} records of relay ${schema.shown.relay} unchanged to relay ${target.shown.relay}, so its schema must have the same fields, types and optionality: ${problem}`,
   );
 }
 
@@ -53,8 +54,8 @@ function checkWhere(
     keyOf(object),
     { path: 'spec.where', text: object.spec.where, subject },
     {
-      left: schemaScope(`left (relay ${left.relay})`, left.fields),
-      right: schemaScope(`right (relay ${right.relay})`, right.fields),
+      left: schemaScope(`left (relay ${left.shown.relay})`, left.fields),
+      right: schemaScope(`right (relay ${right.shown.relay})`, right.fields),
     },
   );
   if (typed === undefined || typed.problems.length > 0 || typed.typing.type === 'BOOL') return;
@@ -84,7 +85,7 @@ function checkBranches(ctx: CompileContext, object: GraphObject<'Correlator'>): 
       keyOf(object),
       'SR2021',
       path,
-      `${label(object)} is ${branching}, but relay ${relay.metadata.name} is ${relayBranching}; a correlator's relays and timeout targets must share its branch`,
+      `${label(object)} is ${branching}, but relay ${displayName(relay)} is ${relayBranching}; a correlator's relays and timeout targets must share its branch`,
     );
   }
 }

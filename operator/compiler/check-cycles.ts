@@ -41,8 +41,11 @@ export function checkCycles(ctx: CompileContext, objects: readonly GraphObject[]
   for (const object of oldestFirst(ctx, objects)) {
     const flow = flows(object);
     if (flow === undefined) continue;
-    const cycle = findCycle(edges, flow.reads, flow.writes, object);
-    if (cycle !== undefined) {
+    const found = findCycle(edges, flow.reads, flow.writes);
+    if (found !== undefined) {
+      const relay = (name: string): string => ctx.show('Relay', name);
+      const steps = found.path.map((step) => ` → (${label(step.via)}) → ${relay(step.to)}`).join('');
+      const cycle = `${relay(found.from)} → (${label(object)}) → ${relay(found.start)}${steps}`;
       ctx.report(
         keyOf(object),
         'SR2062',
@@ -59,19 +62,17 @@ export function checkCycles(ctx: CompileContext, objects: readonly GraphObject[]
   }
 }
 
-/** A path from one of `writes` back to one of `reads`, as text, if adding the object closes a cycle. */
+/** A path from one of `writes` back to one of `reads`, if adding the object closes a cycle. */
 function findCycle(
   edges: ReadonlyMap<string, Edge[]>,
   reads: readonly string[],
   writes: readonly string[],
-  object: GraphObject,
-): string | undefined {
+): { from: string; start: string; path: Edge[] } | undefined {
   for (const start of writes) {
     const path = pathTo(edges, start, new Set(reads));
     if (path === undefined) continue;
     const from = reads.find((relay) => relay === path[path.length - 1]?.to) ?? start;
-    const steps = path.map((step) => ` → (${label(step.via)}) → ${step.to}`).join('');
-    return `${from} → (${label(object)}) → ${start}${steps}`;
+    return { from, start, path };
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // needs facility, severity and message in its schema (SR2013), a wire JSON codec always can — and the
 // codec's schema fits the records of the relay (SR2019): each of its fields is a relay field of the same
 // type, never null where the codec's schema does not allow it.
+import { displayName } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext, type RelaySchema, type SchemaField } from './context.js';
 import { relayFields } from './expression-scopes.js';
@@ -13,19 +14,20 @@ const SYSLOG_ENCODE_FIELDS = ['facility', 'severity', 'message'] as const;
 export function encodeProblem(
   codec: GraphObject<'Codec'>,
   fields: ReadonlyMap<string, SchemaField>,
+  schemaShown = codec.spec.schema,
 ): { code: 'SR2013' | 'SR2014'; message: string } | undefined {
   if (codec.spec.from === 'SYSLOG') {
     const missing = SYSLOG_ENCODE_FIELDS.filter((name) => !fields.has(name));
     if (missing.length === 0) return undefined;
     return {
       code: 'SR2013',
-      message: `SYSLOG codec ${codec.metadata.name} cannot encode: schema ${codec.spec.schema} lacks ${missing.join(', ')} (encoding needs facility, severity and message)`,
+      message: `SYSLOG codec ${displayName(codec)} cannot encode: schema ${schemaShown} lacks ${missing.join(', ')} (encoding needs facility, severity and message)`,
     };
   }
   if (codec.spec.jaq !== undefined && codec.spec.jaq.emitting === undefined) {
     return {
       code: 'SR2014',
-      message: `codec ${codec.metadata.name} has only an ON INGESTION program and cannot encode; add ON EMITTING <program>`,
+      message: `codec ${displayName(codec)} has only an ON INGESTION program and cannot encode; add ON EMITTING <program>`,
     };
   }
   return undefined;
@@ -37,7 +39,7 @@ export function checkEmitters(ctx: CompileContext, objects: readonly GraphObject
     const codec = ctx.accepted('Codec', object.spec.codec);
     const fields = codec && ctx.schemaFields(codec.spec.schema);
     if (codec === undefined || fields === undefined) continue;
-    const problem = encodeProblem(codec, fields);
+    const problem = encodeProblem(codec, fields, ctx.show('Schema', codec.spec.schema));
     if (problem !== undefined) {
       ctx.report(keyOf(object), problem.code, 'spec.codec', `${label(object)}: ${problem.message}`);
     }
@@ -54,13 +56,14 @@ function checkFit(
 ): void {
   const fields = ctx.schemaFields(codec.spec.schema);
   if (fields === undefined) return;
-  const codecFields = { what: `schema ${codec.spec.schema}`, fields };
+  const schema = ctx.show('Schema', codec.spec.schema);
+  const codecFields = { what: `schema ${schema}`, fields };
   const mismatch = schemaDifference(codecFields, relayFields(relay), 'carries');
   if (mismatch === undefined) return;
   ctx.report(
     keyOf(emitter),
     'SR2019',
     'spec.codec',
-    `${label(emitter)}: codec ${codec.metadata.name} encodes schema ${codec.spec.schema}, which does not fit the records of relay ${relay.relay} (schema ${relay.schema}): ${mismatch}`,
+    `${label(emitter)}: codec ${displayName(codec)} encodes schema ${schema}, which does not fit the records of relay ${relay.shown.relay} (schema ${relay.shown.schema}): ${mismatch}`,
   );
 }

@@ -18,7 +18,7 @@ describe('check-http-paths: one ingestor per endpoint and per host and path', ()
           code: 'SR2042',
           object: 'HttpIngestor/twice',
           path: 'spec.endpoint',
-          message: 'reads endpoint orders-ep, which HttpIngestor first already reads',
+          message: 'reads endpoint orders_ep, which HttpIngestor first already reads',
         },
         {
           code: 'SR2041',

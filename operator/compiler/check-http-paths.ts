@@ -1,5 +1,6 @@
 // One HTTP ingestor per endpoint (SR2042), and one per host and path across endpoints and vhosts that
 // share a hostname (SR2041): a request must reach exactly one ingestor. The older ingestor keeps it.
+import { displayName } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import { oldestFirst } from './precedence.js';
@@ -18,7 +19,7 @@ export function checkHttpPaths(ctx: CompileContext, objects: readonly GraphObjec
         keyOf(ingestor),
         'SR2042',
         'spec.endpoint',
-        `${label(ingestor)} reads endpoint ${endpoint.metadata.name}, which ${label(reader)} already reads; an endpoint has one ingestor`,
+        `${label(ingestor)} reads endpoint ${displayName(endpoint)}, which ${label(reader)} already reads; an endpoint has one ingestor`,
       );
       continue;
     }
@@ -30,7 +31,7 @@ export function checkHttpPaths(ctx: CompileContext, objects: readonly GraphObjec
         keyOf(ingestor),
         'SR2041',
         'spec.endpoint',
-        `${label(ingestor)} would receive POST ${taken.host}${endpoint.spec.path} (endpoint ${endpoint.metadata.name}), which ${label(taken.holder)} already receives; use another path or hostname`,
+        `${label(ingestor)} would receive POST ${taken.host}${endpoint.spec.path} (endpoint ${displayName(endpoint)}), which ${label(taken.holder)} already receives; use another path or hostname`,
       );
       continue;
     }

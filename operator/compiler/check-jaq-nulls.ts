@@ -18,7 +18,7 @@ export function checkJaqNulls(ctx: CompileContext, objects: readonly GraphObject
         keyOf(object),
         'SR2010',
         'spec.jaq.ingestion',
-        `${label(object)}: the ON INGESTION program can yield null for ${key} (${why}), but schema ${object.spec.schema} declares ${key} ${field.type} without OPTIONAL; declare it OPTIONAL or give a non-null default`,
+        `${label(object)}: the ON INGESTION program can yield null for ${key} (${why}), but schema ${ctx.show('Schema', object.spec.schema)} declares ${key} ${field.type} without OPTIONAL; declare it OPTIONAL or give a non-null default`,
       );
     }
   }

@@ -18,7 +18,7 @@ export function checkJunctions(ctx: CompileContext, objects: readonly GraphObjec
         keyOf(object),
         'SR2063',
         `spec.from[${index + 1}]`,
-        `${label(object)} merges relays ${first.relay} and ${other?.relay ?? ''}, which must carry the same fields with the same types: ${problem}`,
+        `${label(object)} merges relays ${first.shown.relay} and ${other?.shown.relay ?? ''}, which must carry the same fields with the same types: ${problem}`,
       );
     });
   }

@@ -2,6 +2,7 @@
 // conflict on one port; udp and tcp on one port do not. Hosts conflict when equal or when either is a
 // wildcard (0.0.0.0, ::), since a wildcard bind takes the port on every address. The older ingestor keeps
 // the address. Host names are compared as written (no DNS lookups at compile time).
+import { displayName } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import { splitAddr } from './check-syslog-clients.js';
@@ -33,7 +34,7 @@ export function checkListeners(ctx: CompileContext, objects: readonly GraphObjec
     const { host, port } = splitAddr(addr);
     const claim: Claim = {
       ingestor,
-      client: client.metadata.name,
+      client: displayName(client),
       protocol,
       socket: protocol === 'udp' ? 'udp' : 'tcp',
       host: host.toLowerCase(),

@@ -75,7 +75,7 @@ describe('check-mounts: mounted versions and {{ resource }}/file paths', () => {
           object: 'SyslogClient/c',
           path: 'spec.mount.version',
           message:
-            "resource my-pki has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE my_pki VERSION '<dir>' first",
+            "resource my_pki has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE my_pki VERSION '<dir>' first",
         },
       ],
     },

@@ -3,11 +3,11 @@
 // the version's files are known, a file in it (SR2036).
 import type { GraphObject } from '../api/index.js';
 import type { ResourceVersionRef } from '../api/common.js';
-import { nameToIdentifier } from '../api/names.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import { bindVersion, parseMountedPath, unsafeFile } from './resource-versions.js';
 
 interface MountUse {
+  object: GraphObject;
   mount: ResourceVersionRef | undefined;
   mountPath: string;
   files: { path: string; setting: string; value: string | undefined }[];
@@ -17,6 +17,7 @@ function mountUse(object: GraphObject): MountUse | undefined {
   if (object.kind === 'SyslogClient') {
     const { config } = object.spec;
     return {
+      object,
       mount: object.spec.mount,
       mountPath: 'spec.mount',
       files: [
@@ -29,6 +30,7 @@ function mountUse(object: GraphObject): MountUse | undefined {
   if (object.kind === 'Vhost' && object.spec.tls !== undefined) {
     const { tls } = object.spec;
     return {
+      object,
       mount: tls.mount,
       mountPath: 'spec.tls.mount',
       files: [
@@ -68,22 +70,25 @@ function fileProblem(
   const mounted = parseMountedPath(value);
   const mount = use.mount;
   // What to write in a statement names the resource by its identifier (`my_pki` for resource my-pki).
+  const write = (resource: string): string => ctx.names.identifier('Resource', resource);
   if (mounted === undefined) {
-    const template = mount === undefined ? '<resource>' : nameToIdentifier(mount.resource);
+    const template = mount === undefined ? '<resource>' : write(mount.resource);
     return `must name a file of the mounted resource as {{ ${template} }}/<file>, not ${JSON.stringify(value)}`;
   }
+  const shown = ctx.show('Resource', mounted.resource, use.object);
   if (mount === undefined) {
-    return `refers to {{ ${mounted.resource} }}, but nothing is mounted; add MOUNT ${nameToIdentifier(mounted.resource)} VERSION <n>|LATEST`;
+    return `refers to {{ ${shown} }}, but nothing is mounted; add MOUNT ${write(mounted.resource)} VERSION <n>|LATEST`;
   }
+  const mountShown = ctx.show('Resource', mount.resource, use.object);
   if (mounted.resource !== mount.resource) {
-    return `refers to {{ ${mounted.resource} }}, which is not mounted; the MOUNT is ${mount.resource}`;
+    return `refers to {{ ${shown} }}, which is not mounted; the MOUNT is ${mountShown}`;
   }
   const unsafe = unsafeFile(mounted.file);
   if (unsafe !== undefined)
-    return `file ${mounted.file} ${unsafe}; name a file inside resource ${mount.resource}`;
+    return `file ${mounted.file} ${unsafe}; name a file inside resource ${mountShown}`;
   const names = version === undefined ? undefined : ctx.resources.fileNames(mount.resource, version);
   if (names !== undefined && !names.has(mounted.file)) {
-    return `names ${mounted.file}, which is not a file of resource ${mount.resource} version ${version}`;
+    return `names ${mounted.file}, which is not a file of resource ${mountShown} version ${version}`;
   }
   return undefined;
 }

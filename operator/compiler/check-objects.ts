@@ -1,11 +1,13 @@
 // The single-object checks, run again defensively (objects may come straight from the API server or a
 // hand-written YAML): structure, the CEL-twin rules with their codes, an object declared twice, and an
-// object of another domain (namespace), which is left out.
+// object of another domain (namespace), which is left out. Each object's display name is learnt here, and
+// an identifier annotation that does not name its object is a warning (SR1019, decision 0025).
 //
 // An object that fails only rules or literals (a CEL-twin rule, a duration or size the pattern refuses)
 // still has the shape of its kind, so it is declared with its spec: the other passes judge it too and
 // every one of its errors is reported at once. It is rejected all the same. An object whose structure is
 // broken is declared without a spec: rejected, and the objects that refer to it wait for it.
+import { IDENTIFIER_ANNOTATION, identifierAnnotationProblem } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import { checkGraphObject, type ObjectCheck } from '../api/validate-object.js';
 import { isPlainObject, type SchemaProblem } from '../api/validate.js';
@@ -25,8 +27,19 @@ export function checkObjects(ctx: CompileContext, inputs: readonly unknown[]): v
     const ours = check.ok || !check.notOurs;
     if (ours && inOtherDomain(ctx, key, input)) continue;
     if (ctx.isDeclared(key.kind as GraphObject['kind'], key.name)) reportDuplicate(ctx, key);
-    else declare(ctx, key, input, check);
+    else {
+      ctx.names.add(input as GraphObject);
+      checkIdentifierAnnotation(ctx, key, input as GraphObject);
+      declare(ctx, key, input, check);
+    }
   }
+}
+
+function checkIdentifierAnnotation(ctx: CompileContext, key: ObjectKey, object: GraphObject): void {
+  const problem = identifierAnnotationProblem(object);
+  if (problem === undefined) return;
+  const path = `metadata.annotations["${IDENTIFIER_ANNOTATION}"]`;
+  ctx.add({ code: 'SR1019', severity: 'warning', message: problem, object: key, path });
 }
 
 function declare(ctx: CompileContext, key: ObjectKey, input: unknown, check: ObjectCheck): void {

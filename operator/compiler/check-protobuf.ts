@@ -82,10 +82,11 @@ function findMessage(
   const version = bindVersion(ctx, config.using);
   if (typeof version === 'string') return report('spec.protobuf.using', version);
   const files = ctx.resources.files(resource, version);
+  const shown = ctx.show('Resource', resource);
   if (files === undefined) {
     return report(
       'spec.protobuf.using',
-      `the files of resource ${resource} version ${version} were not given to the compiler (CLI: --resource ${resource}@${version}=<dir>)`,
+      `the files of resource ${shown} version ${version} were not given to the compiler (CLI: --resource ${shown}@${version}=<dir>)`,
     );
   }
   const cacheKey = `${resource}@${version}:${config.include}:${config.file}`;
@@ -93,7 +94,7 @@ function findMessage(
   loads.set(cacheKey, load);
   if (!load.ok) {
     const path = load.at === 'file' ? 'spec.protobuf.file' : 'spec.protobuf.include';
-    return report(path, `resource ${resource} version ${version}: ${load.problem}`);
+    return report(path, `resource ${shown} version ${version}: ${load.problem}`);
   }
   const message = load.root.lookup(config.message);
   if (!(message instanceof protobufjs().Type)) {

@@ -25,22 +25,22 @@ describe('check-references: every reference exists; referrers of bad objects wai
         CREATE EMITTER em FROM orders TO SYSLOG missing_client MODE NO_ACK RETRY POLICY BACKOFF 1s MAX 1m
           ENCODE USING missing_codec FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG;`,
       expect: [
-        { code: 'SR2001', object: 'Relay/r1', path: 'spec.schema', message: 'Schema missing-schema' },
-        { code: 'SR2001', object: 'Codec/c1', path: 'spec.wireSchema', message: 'WireSchema missing-wire' },
-        { code: 'SR2001', object: 'Endpoint/e1', path: 'spec.vhost', message: 'Vhost missing-vhost' },
+        { code: 'SR2001', object: 'Relay/r1', path: 'spec.schema', message: 'Schema missing_schema' },
+        { code: 'SR2001', object: 'Codec/c1', path: 'spec.wireSchema', message: 'WireSchema missing_wire' },
+        { code: 'SR2001', object: 'Endpoint/e1', path: 'spec.vhost', message: 'Vhost missing_vhost' },
         {
           code: 'SR2001',
           object: 'SyslogClient/cl',
           path: 'spec.mount.resource',
-          message: 'Resource missing-res',
+          message: 'Resource missing_res',
         },
         {
           code: 'SR2001',
           object: 'Emitter/em',
           path: 'spec.to.client',
-          message: 'SyslogClient missing-client',
+          message: 'SyslogClient missing_client',
         },
-        { code: 'SR2001', object: 'Emitter/em', path: 'spec.codec', message: 'Codec missing-codec' },
+        { code: 'SR2001', object: 'Emitter/em', path: 'spec.codec', message: 'Codec missing_codec' },
       ],
     },
     {
@@ -55,7 +55,7 @@ describe('check-references: every reference exists; referrers of bad objects wai
           code: 'SR2061',
           object: 'HttpIngestor/orders-in',
           path: 'spec.codec',
-          message: 'waits for Codec bad-syslog, which is rejected',
+          message: 'waits for Codec bad_syslog, which is rejected',
         },
       ],
       inGraph: ['relays/via-bad'],
@@ -74,7 +74,7 @@ describe('check-references: every reference exists; referrers of bad objects wai
     assert.equal((verdict('Codec/bad-syslog') as { status: string }).status, 'rejected');
     assert.deepEqual(verdict('HttpIngestor/orders-in'), {
       status: 'waiting',
-      on: [{ kind: 'Codec', name: 'bad-syslog' }],
+      on: [{ kind: 'Codec', name: 'bad-syslog', display: 'bad_syslog' }],
     });
     assert.deepEqual(verdict('Junction/j'), { status: 'waiting', on: [{ kind: 'Schema', name: 'nothing' }] });
     assert.deepEqual(verdict('Relay/orders'), { status: 'accepted' });

@@ -19,7 +19,7 @@ export function checkReferences(ctx: CompileContext, objects: readonly GraphObje
 
 function checkReference(ctx: CompileContext, object: GraphObject, ref: Reference): void {
   const key = keyOf(object);
-  const target: ObjectKey = { kind: ref.kind, name: ref.name };
+  const target: ObjectKey = ctx.keyFor(ref.kind, ref.name, object);
   const status = ctx.status(ref.kind, ref.name);
   if (status === 'accepted' || status === 'pending') return;
   if (status === 'missing') {

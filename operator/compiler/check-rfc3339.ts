@@ -12,13 +12,13 @@ export function checkRfc3339(ctx: CompileContext, objects: readonly GraphObject[
       if (field?.type === 'DATETIME') return;
       const found =
         field === undefined
-          ? `schema ${object.spec.schema} has no field ${name}`
+          ? `schema ${ctx.show('Schema', object.spec.schema)} has no field ${name}`
           : `${name} is ${field.type}`;
       ctx.report(
         keyOf(object),
         'SR2016',
         `spec.encodeRfc3339[${index}]`,
-        `${label(object)}: ENCODE ${name} AS RFC3339 needs a DATETIME field of schema ${object.spec.schema}, but ${found}`,
+        `${label(object)}: ENCODE ${name} AS RFC3339 needs a DATETIME field of schema ${ctx.show('Schema', object.spec.schema)}, but ${found}`,
       );
     });
   }

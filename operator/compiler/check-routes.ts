@@ -40,7 +40,7 @@ function checkSite(ctx: CompileContext, site: RouteSite, target: RelaySchema): v
       keyOf(site.object),
       'SR2007',
       `${site.path}.inheritAll`,
-      `${site.describe}: INHERIT ALL copies input.${name}, which may be null, into field ${name} of relay ${target.relay}, which is not OPTIONAL; SET ${name} = coalesce(input.${name}, …) or declare ${name} OPTIONAL in schema ${target.schema}`,
+      `${site.describe}: INHERIT ALL copies input.${name}, which may be null, into field ${name} of relay ${target.shown.relay}, which is not OPTIONAL; SET ${name} = coalesce(input.${name}, …) or declare ${name} OPTIONAL in schema ${target.shown.schema}`,
     );
   }
   for (const field of target.fields.values()) {
@@ -49,7 +49,7 @@ function checkSite(ctx: CompileContext, site: RouteSite, target: RelaySchema): v
       keyOf(site.object),
       'SR2004',
       site.path,
-      `${site.describe} leaves field ${field.name} (${field.type}) of relay ${target.relay} unassigned; it is not OPTIONAL in schema ${target.schema}, so SET it${site.isCorrelatorRoute ? '' : ' or INHERIT ALL from an input that has it'}`,
+      `${site.describe} leaves field ${field.name} (${field.type}) of relay ${target.shown.relay} unassigned; it is not OPTIONAL in schema ${target.shown.schema}, so SET it${site.isCorrelatorRoute ? '' : ' or INHERIT ALL from an input that has it'}`,
     );
   }
 }
@@ -66,7 +66,7 @@ function inherit(ctx: CompileContext, built: Built): void {
         keyOf(site.object),
         'SR2002',
         `${site.path}.inheritAll`,
-        `${site.describe}: INHERIT ALL copies input.${field.name} (${from.type}) into field ${field.name} of relay ${target.relay}, which is ${field.type}; the types must match`,
+        `${site.describe}: INHERIT ALL copies input.${field.name} (${from.type}) into field ${field.name} of relay ${target.shown.relay}, which is ${field.type}; the types must match`,
       );
       continue;
     }
@@ -86,7 +86,7 @@ function assign(ctx: CompileContext, built: Built, assignment: Assignment, index
       key,
       'SR2003',
       `${at}.field`,
-      `${subject}: relay ${target.relay} (schema ${target.schema}) has no field ${assignment.field}; its fields are ${[...target.fields.keys()].join(', ')}`,
+      `${subject}: relay ${target.shown.relay} (schema ${target.shown.schema}) has no field ${assignment.field}; its fields are ${[...target.fields.keys()].join(', ')}`,
     );
   }
   const scopes = {
@@ -113,7 +113,7 @@ function checkFit(
   { subject, field, typing }: { subject: string; field: SchemaField; typing: Typing },
 ): void {
   const key = keyOf(site.object);
-  const where = `field ${field.name} of relay ${target.relay}`;
+  const where = `field ${field.name} of relay ${target.shown.relay}`;
   if (!assignable(typing, field.type)) {
     ctx.report(
       key,
@@ -128,7 +128,7 @@ function checkFit(
       key,
       'SR2007',
       path,
-      `${subject}: the value may be null, but ${where} is not OPTIONAL; wrap it in coalesce(…, <default>) or declare ${field.name} OPTIONAL in schema ${target.schema}`,
+      `${subject}: the value may be null, but ${where} is not OPTIONAL; wrap it in coalesce(…, <default>) or declare ${field.name} OPTIONAL in schema ${target.shown.schema}`,
     );
   }
 }

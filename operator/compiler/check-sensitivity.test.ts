@@ -63,7 +63,7 @@ describe('check-sensitivity: SENSITIVE values stay SENSITIVE and leave only when
           object: 'Emitter/leaks',
           path: 'spec.codec',
           message:
-            'would send SENSITIVE fields card out through codec card-json; name them in ALLOW SENSITIVE (card)',
+            'would send SENSITIVE fields card out through codec card_json; name them in ALLOW SENSITIVE (card)',
         },
         {
           code: 'SR2052',

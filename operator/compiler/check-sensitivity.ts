@@ -3,6 +3,7 @@
 // be SENSITIVE (SR2050). An emitter sends out the fields of its codec's schema; those that are SENSITIVE
 // (in the codec's schema or on the relay) must be named in ALLOW SENSITIVE (SR2051), and ALLOW
 // SENSITIVE names only such fields (SR2052).
+import { displayName } from '../api/display-names.js';
 import type { Expr } from '../../dataplane/graph/expression.js';
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext, type RelaySchema } from './context.js';
@@ -26,7 +27,7 @@ function checkSite(ctx: CompileContext, site: RouteSite, target: RelaySchema, sc
       keyOf(site.object),
       'SR2050',
       path,
-      `${site.describe}: field ${field} of relay ${target.relay} is fed from SENSITIVE ${from}, so it must be SENSITIVE too; declare ${field} SENSITIVE in schema ${target.schema}`,
+      `${site.describe}: field ${field} of relay ${target.shown.relay} is fed from SENSITIVE ${from}, so it must be SENSITIVE too; declare ${field} SENSITIVE in schema ${target.shown.schema}`,
     );
   for (const field of target.fields.values()) {
     if (!site.inheritAll || field.sensitive) continue;
@@ -75,7 +76,7 @@ function checkTimeouts(ctx: CompileContext, correlator: GraphObject<'Correlator'
         keyOf(correlator),
         'SR2050',
         `spec.onTimeout.${side}.relay`,
-        `${label(correlator)}: ON CORRELATION TIMEOUT forwards SENSITIVE field ${field.name} of relay ${source.relay} to relay ${target.relay}, where it is not SENSITIVE; declare it SENSITIVE in schema ${target.schema}`,
+        `${label(correlator)}: ON CORRELATION TIMEOUT forwards SENSITIVE field ${field.name} of relay ${source.shown.relay} to relay ${target.shown.relay}, where it is not SENSITIVE; declare it SENSITIVE in schema ${target.shown.schema}`,
       );
     }
   }
@@ -96,7 +97,7 @@ function checkEmitter(ctx: CompileContext, emitter: GraphObject<'Emitter'>): voi
       keyOf(emitter),
       'SR2051',
       'spec.codec',
-      `${label(emitter)} would send SENSITIVE fields ${missing.join(', ')} out through codec ${codec.metadata.name}; name them in ALLOW SENSITIVE (${missing.join(', ')}) to allow it`,
+      `${label(emitter)} would send SENSITIVE fields ${missing.join(', ')} out through codec ${displayName(codec)}; name them in ALLOW SENSITIVE (${missing.join(', ')}) to allow it`,
     );
   }
   allowed.forEach((name, index) => {
@@ -105,7 +106,7 @@ function checkEmitter(ctx: CompileContext, emitter: GraphObject<'Emitter'>): voi
       keyOf(emitter),
       'SR2052',
       `spec.allowSensitive[${index}]`,
-      `${label(emitter)}: ALLOW SENSITIVE names ${name}, which is not a SENSITIVE field of schema ${codec.spec.schema} (codec ${codec.metadata.name})${sensitive.length > 0 ? `; the SENSITIVE fields are ${sensitive.join(', ')}` : ''}`,
+      `${label(emitter)}: ALLOW SENSITIVE names ${name}, which is not a SENSITIVE field of schema ${ctx.show('Schema', codec.spec.schema)} (codec ${displayName(codec)})${sensitive.length > 0 ? `; the SENSITIVE fields are ${sensitive.join(', ')}` : ''}`,
     );
   });
 }

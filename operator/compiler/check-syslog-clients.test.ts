@@ -27,7 +27,7 @@ describe('check-syslog-clients: the configuration errors (docs/syslog-wire.md), 
           object: 'SyslogIngestor/bad-in',
           path: 'spec.client',
           message:
-            'listens with TLS on client tls-emit, which has no server identity: set tls_cert_file and tls_key_file',
+            'listens with TLS on client tls_emit, which has no server identity: set tls_cert_file and tls_key_file',
         },
       ],
       inGraph: ['clients/tls-emit', 'syslogIngestors/good-in'],

@@ -3,6 +3,7 @@
 // LISTENER INGESTOR on a tls client needs tls_cert_file and tls_key_file (SR2033, reported on the ingestor).
 // Unknown protocol (SR2030), framing (SR2032), half an identity (SR2034) and TLS keys on udp/tcp (SR2035)
 // are rules of the SyslogClient kind; mounted files are check-mounts'.
+import { displayName } from '../api/display-names.js';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext } from './context.js';
@@ -54,6 +55,6 @@ function checkServerIdentity(ctx: CompileContext, ingestor: GraphObject<'SyslogI
     keyOf(ingestor),
     'SR2033',
     'spec.client',
-    `${label(ingestor)} listens with TLS on client ${client.metadata.name}, which has no server identity: set ${missing.join(' and ')} (a TLS listener needs both a certificate and its key)`,
+    `${label(ingestor)} listens with TLS on client ${displayName(client)}, which has no server identity: set ${missing.join(' and ')} (a TLS listener needs both a certificate and its key)`,
   );
 }

@@ -20,7 +20,7 @@ export function checkSyslogSchema(ctx: CompileContext, objects: readonly GraphOb
     const fields = ctx.schemaFields(object.spec.schema);
     if (fields === undefined) continue;
     for (const field of fields.values()) {
-      const subject = `${label(object)}: schema ${object.spec.schema}`;
+      const subject = `${label(object)}: schema ${ctx.show('Schema', object.spec.schema)}`;
       if (!isSyslogField(field.name)) {
         ctx.report(
           keyOf(object),

@@ -20,20 +20,20 @@ describe('check-wire-schema: the wire schema feeds the codec schema', () => {
           code: 'SR2015',
           object: 'Codec/evt-json',
           path: 'spec.wireSchema',
-          message: 'field id (STRING) is required, but wire schema evt-wire has no field id',
+          message: 'field id (STRING) is required, but wire schema evt_wire has no field id',
         },
         {
           code: 'SR2015',
           object: 'Codec/evt-json',
           path: 'spec.wireSchema',
           message:
-            'n is I64, but wire schema evt-wire declares it string; a wire string carries STRING or DATETIME',
+            'n is I64, but wire schema evt_wire declares it string; a wire string carries STRING or DATETIME',
         },
         {
           code: 'SR2015',
           object: 'Codec/evt-json',
           path: 'spec.wireSchema',
-          message: 'at is DATETIME, but wire schema evt-wire declares it integer',
+          message: 'at is DATETIME, but wire schema evt_wire declares it integer',
         },
       ],
       inGraph: ['codecs/orders-json'],

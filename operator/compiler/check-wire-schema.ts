@@ -2,6 +2,7 @@
 // the wire type can carry — string → STRING or DATETIME (RFC 3339 text), integer → an integer type or
 // F64 (SR2015). Wire fields the schema does not declare are read and dropped; OPTIONAL schema fields
 // missing from the wire schema stay null.
+import { displayName } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import { isIntegerType, type FieldType } from '../../dataplane/graph/field-types.js';
 import type { WireType } from '../../dataplane/graph/types.js';
@@ -25,13 +26,13 @@ export function checkWireSchema(ctx: CompileContext, objects: readonly GraphObje
     if (wire === undefined || fields === undefined) continue;
     const wireTypes = new Map(wire.spec.fields.map((field) => [field.name, field.type]));
     for (const field of fields.values()) {
-      const problem = fieldProblem(field, wireTypes.get(field.name), wire.metadata.name);
+      const problem = fieldProblem(field, wireTypes.get(field.name), displayName(wire));
       if (problem !== undefined) {
         ctx.report(
           keyOf(object),
           'SR2015',
           'spec.wireSchema',
-          `${label(object)}: schema ${object.spec.schema} field ${problem}`,
+          `${label(object)}: schema ${ctx.show('Schema', object.spec.schema)} field ${problem}`,
         );
       }
     }

@@ -6,7 +6,8 @@ import type { Expr } from '../../dataplane/graph/expression.js';
 import type { FieldType } from '../../dataplane/graph/field-types.js';
 import type { ProtobufDescriptor } from '../../dataplane/graph/types.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { objectKeyString, type Diagnostic, type ObjectKey } from '../diagnostics/diagnostic.js';
+import { DisplayNames, displayName } from '../api/display-names.js';
+import { objectKeyString, objectLabel, type Diagnostic, type ObjectKey } from '../diagnostics/diagnostic.js';
 import type { ResourceIndex } from './resource-index.js';
 import { parseExpression, type ExpressionResult } from '../language/parse.js';
 
@@ -23,6 +24,8 @@ export interface RelaySchema {
   relay: string;
   schema: string;
   fields: ReadonlyMap<string, SchemaField>;
+  /** The relay and schema as people read them, for messages. */
+  shown: { relay: string; schema: string };
 }
 
 interface Entry {
@@ -37,12 +40,17 @@ interface Entry {
 
 const NOT_OWN: ReadonlySet<DiagnosticCode> = new Set(['SR2001', 'SR2061']);
 
+/** The object's key, with its display name when that is not its resource name (decision 0025). */
 export function keyOf(object: GraphObject): ObjectKey {
-  return { kind: object.kind, name: object.metadata.name };
+  const key: ObjectKey = { kind: object.kind, name: object.metadata.name };
+  const display = displayName(object);
+  if (display !== key.name) key.display = display;
+  return key;
 }
 
+/** `Kind name` as people read it: `Relay Orders_In` for an object a statement made. */
 export function label(object: ObjectKey | GraphObject): string {
-  return 'metadata' in object ? `${object.kind} ${object.metadata.name}` : `${object.kind} ${object.name}`;
+  return objectLabel('metadata' in object ? keyOf(object) : object);
 }
 
 export class CompileContext {
@@ -51,6 +59,8 @@ export class CompileContext {
   readonly typed = new Map<string, Expr>();
   /** Resolved protobuf messages by codec name: the pruned descriptor and the message's full name. */
   readonly descriptors = new Map<string, { descriptor: ProtobufDescriptor; message: string }>();
+  /** How every declared object is shown (the first declaration of a name). */
+  readonly names = new DisplayNames();
   readonly #entries = new Map<string, Entry>();
   readonly #parsed = new Map<string, ExpressionResult>();
   readonly #schemas = new Map<string, ReadonlyMap<string, SchemaField>>();
@@ -88,6 +98,22 @@ export class CompileContext {
     if (this.#entries.has(id)) return;
     const order = this.#entries.size;
     this.#entries.set(id, { object, order, status: 'pending', ownErrors: 0, diagnostics: [], waitingOn: [] });
+  }
+
+  /**
+   * The display name of `name` of `kind`: a declared object's own; an undeclared one's as `referrer`
+   * would write it (decision 0025).
+   */
+  show(kind: GraphKind, name: string, referrer?: GraphObject): string {
+    return this.names.of(kind, name, referrer);
+  }
+
+  /** An object's key with its display name, for a reference (`waits for …`). */
+  keyFor(kind: GraphKind, name: string, referrer?: GraphObject): ObjectKey {
+    const key: ObjectKey = { kind, name };
+    const display = this.show(kind, name, referrer);
+    if (display !== name) key.display = display;
+    return key;
   }
 
   isDeclared(kind: GraphKind, name: string): boolean {
@@ -171,7 +197,7 @@ export class CompileContext {
   keys(): ObjectKey[] {
     return [...this.#entries.keys()].map((id) => {
       const cut = id.indexOf('/');
-      return { kind: id.slice(0, cut), name: id.slice(cut + 1) };
+      return this.keyFor(id.slice(0, cut) as GraphKind, id.slice(cut + 1));
     });
   }
 
@@ -211,7 +237,10 @@ export class CompileContext {
   relaySchema(relay: string): RelaySchema | undefined {
     const object = this.accepted('Relay', relay);
     const fields = object && this.schemaFields(object.spec.schema);
-    return object && fields ? { relay, schema: object.spec.schema, fields } : undefined;
+    if (object === undefined || fields === undefined) return undefined;
+    const { schema } = object.spec;
+    const shown = { relay: this.show('Relay', relay), schema: this.show('Schema', schema) };
+    return { relay, schema, fields, shown };
   }
 
   /** Records a typed expression for lowering. */

@@ -105,7 +105,7 @@ export function junctionInput(
 
 /** A relay's fields, named for messages: `relay orders`. */
 export function relayFields(relay: RelaySchema): FieldSet {
-  return { what: `relay ${relay.relay}`, fields: relay.fields };
+  return { what: `relay ${relay.shown.relay}`, fields: relay.fields };
 }
 
 /** How two relays merged by a junction differ in field names or types, or undefined when they agree. */

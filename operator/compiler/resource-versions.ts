@@ -1,20 +1,20 @@
 // Resource versions as the graph needs them: `LATEST` bound to a number (docs/language.md, "Resources"), and
 // mounted files written `{{ <resource> }}/<file>` (docs/syslog-wire.md, "Clients").
 import type { ResourceVersionRef } from '../api/common.js';
-import { nameToIdentifier } from '../api/names.js';
 import type { CompileContext } from './context.js';
 
 /** The version number, or why there is none. An exact version is trusted when nothing is known of the resource. */
 export function bindVersion(ctx: CompileContext, ref: ResourceVersionRef): number | string {
   const latest = ctx.resources.latest(ref.resource);
+  const shown = ctx.show('Resource', ref.resource);
   if (typeof ref.version === 'string') {
     return (
       latest ??
-      `resource ${ref.resource} has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE ${nameToIdentifier(ref.resource)} VERSION '<dir>' first`
+      `resource ${shown} has no uploaded version yet, so VERSION LATEST cannot be bound; run UPLOAD RESOURCE ${ctx.names.identifier('Resource', ref.resource)} VERSION '<dir>' first`
     );
   }
   if (ctx.resources.hasVersion(ref.resource, ref.version) === false) {
-    return `resource ${ref.resource} has no version ${ref.version}${latest === undefined ? '' : ` (the latest is ${latest})`}`;
+    return `resource ${shown} has no version ${ref.version}${latest === undefined ? '' : ` (the latest is ${latest})`}`;
   }
   return ref.version;
 }

@@ -81,7 +81,7 @@ function siteScopes(ctx: CompileContext, object: GraphObject): SiteScopes {
     case 'SyslogIngestor': {
       const fields = codecInput(ctx, object.spec.codec);
       if (fields === undefined) return { route: undefined, handler: undefined };
-      const what = `input (schema of codec ${object.spec.codec})`;
+      const what = `input (schema of codec ${ctx.show('Codec', object.spec.codec)})`;
       const metadata = metadataScope(object.kind);
       return {
         route: { input: schemaScope(what, fields), metadata },
@@ -89,16 +89,22 @@ function siteScopes(ctx: CompileContext, object: GraphObject): SiteScopes {
       };
     }
     case 'Junction':
-      return inputScopes(junctionInput(ctx, object), `input (relays ${object.spec.from.join(', ')})`);
+      return inputScopes(
+        junctionInput(ctx, object),
+        `input (relays ${object.spec.from.map((relay) => ctx.show('Relay', relay)).join(', ')})`,
+      );
     case 'Emitter':
-      return inputScopes(ctx.relaySchema(object.spec.from)?.fields, `input (relay ${object.spec.from})`);
+      return inputScopes(
+        ctx.relaySchema(object.spec.from)?.fields,
+        `input (relay ${ctx.show('Relay', object.spec.from)})`,
+      );
     case 'Correlator': {
       const left = ctx.relaySchema(object.spec.left);
       const right = ctx.relaySchema(object.spec.right);
       if (left === undefined || right === undefined) return { route: undefined, handler: undefined };
       const sides = {
-        left: schemaScope(`left (relay ${left.relay})`, left.fields),
-        right: schemaScope(`right (relay ${right.relay})`, right.fields),
+        left: schemaScope(`left (relay ${left.shown.relay})`, left.fields),
+        right: schemaScope(`right (relay ${right.shown.relay})`, right.fields),
       };
       return { route: sides, handler: { ...sides, error: errorScope() } };
     }

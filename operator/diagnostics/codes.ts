@@ -22,6 +22,7 @@ export const DIAGNOSTIC_CODES = {
   SR1016: 'Clause repeated or conflicting in one statement',
   SR1017: 'Object of another domain (namespace) left out',
   SR1018: 'A statement changes an object a manifest file declares',
+  SR1019: 'Identifier annotation does not name its object',
   SR2001: 'Reference to an object that does not exist',
   SR2002: 'Route target relay has an incompatible schema',
   SR2003: 'Unknown field',

@@ -14,6 +14,16 @@ export interface SourceLocation {
 export interface ObjectKey {
   kind: string;
   name: string;
+  /**
+   * How people read the name when it is not the resource name: the identifier a statement wrote
+   * (docs/decisions/0025-names-as-typed.md). Never part of the identity (objectKeyString).
+   */
+  display?: string;
+}
+
+/** `Kind name`, with the name as people read it. */
+export function objectLabel(key: ObjectKey): string {
+  return `${key.kind} ${key.display ?? key.name}`;
 }
 
 export interface Diagnostic {
@@ -124,7 +134,7 @@ export function formatLocation(location: SourceLocation): string {
 
 export function formatDiagnostic(diagnostic: Diagnostic): string {
   const where = diagnostic.location ? `${formatLocation(diagnostic.location)}: ` : '';
-  const what = diagnostic.object ? `${diagnostic.object.kind} ${diagnostic.object.name}` : '';
+  const what = diagnostic.object ? objectLabel(diagnostic.object) : '';
   const field = diagnostic.path ? `${what ? ' ' : ''}${diagnostic.path}` : '';
   const subject = what || field ? `${what}${field}: ` : '';
   return `${where}${diagnostic.severity} ${diagnostic.code}: ${subject}${diagnostic.message}`;

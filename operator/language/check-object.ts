@@ -3,6 +3,7 @@
 // rule's own code for CEL-twin rules, SR2030 for an unknown syslog protocol.
 import { API_VERSION, dataplaneNodeKind, GRAPH_KINDS, type GraphObject } from '../api/index.js';
 import { SYSLOG_PROTOCOLS } from '../api/kinds/syslog-client.js';
+import { statementIdentifier } from '../api/display-names.js';
 import { checkGraphObject } from '../api/validate-object.js';
 import { isPlainObject, type SchemaProblem } from '../api/validate.js';
 import type { Diagnostic, ObjectKey, SourceLocation } from '../diagnostics/diagnostic.js';
@@ -31,7 +32,10 @@ export function objectKeyOf(document: unknown): ObjectKey | undefined {
   if (!isPlainObject(document) || typeof document.kind !== 'string') return undefined;
   const metadata = document.metadata;
   const name = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : '(unnamed)';
-  return { kind: document.kind, name };
+  const identifier = statementIdentifier(document);
+  return identifier === undefined || identifier === name
+    ? { kind: document.kind, name }
+    : { kind: document.kind, name, display: identifier };
 }
 
 function problemDiagnostic(

@@ -32,7 +32,8 @@ describe('statementsToObjects', () => {
       {
         apiVersion: API_VERSION,
         kind: 'Relay',
-        metadata: { name: 'web-orders' },
+        // The identifier as written marks the object as made from a statement (decision 0025).
+        metadata: { name: 'web-orders', annotations: { 'streamroute.io/identifier': 'Web_Orders' } },
         spec: { schema: 'orders', branching: 'UNBRANCHED' },
       },
     ]);
@@ -45,8 +46,8 @@ describe('statementsToObjects', () => {
     assert.deepEqual(
       result.objects.map((object) => object.metadata),
       [
-        { name: 'protos', namespace: 'shop' },
-        { name: 'r', namespace: 'shop' },
+        { name: 'protos', namespace: 'shop', annotations: { 'streamroute.io/identifier': 'protos' } },
+        { name: 'r', namespace: 'shop', annotations: { 'streamroute.io/identifier': 'r' } },
       ],
     );
   });

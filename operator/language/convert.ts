@@ -2,6 +2,7 @@
 // SourceMap so that every later diagnostic points at the statement text. Each object is then checked
 // against its kind's schema and rules, the same checks the API server applies.
 import { API_VERSION, type GraphKind, type GraphObject } from '../api/index.js';
+import { IDENTIFIER_ANNOTATION } from '../api/display-names.js';
 import { identifierToName } from '../api/names.js';
 import {
   SourceMap,
@@ -147,11 +148,12 @@ function addObject(result: Converted, statement: DeclarationStatement, options: 
   const key: ObjectKey = { kind: statement.kind, name: statement.name };
   result.sourceMap.set(key, '', statement.location);
   for (const [path, location] of statement.locations) result.sourceMap.set(key, path, location);
-  const metadata =
-    options.namespace === undefined
-      ? { name: statement.name }
-      : { name: statement.name, namespace: options.namespace };
-  const document = { apiVersion: API_VERSION, kind: statement.kind, metadata, spec: statement.spec };
+  const document = {
+    apiVersion: API_VERSION,
+    kind: statement.kind,
+    metadata: metadataOf(statement, options.namespace),
+    spec: statement.spec,
+  };
   const check = checkDocument(document, (path) => result.sourceMap.locate(key, path));
   // Handed on even when it fails its checks (the diagnostics say why): the compiler rejects it again,
   // so the objects that refer to it wait for it instead of finding nothing.
@@ -163,6 +165,20 @@ function addObject(result: Converted, statement: DeclarationStatement, options: 
   result.diagnostics.push(
     ...check.diagnostics.filter((diagnostic) => !reported.includes(diagnostic.path ?? '')),
   );
+}
+
+/**
+ * The name, the domain, and the identifier as the statement wrote it (docs/decisions/0025): the origin
+ * marker that makes every surface show `Orders_In` rather than `orders-in`. A bad identifier (SR1002)
+ * gets none.
+ */
+function metadataOf(statement: DeclarationStatement, namespace: string | undefined): GraphObject['metadata'] {
+  const annotations = { [IDENTIFIER_ANNOTATION]: statement.identifier };
+  return {
+    name: statement.name,
+    ...(namespace === undefined ? {} : { namespace }),
+    ...(identifierToName(statement.identifier).ok ? { annotations } : {}),
+  };
 }
 
 /**

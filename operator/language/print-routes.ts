@@ -2,7 +2,12 @@
 // Each function returns lines relative to its clause; callers indent them. A line may hold line breaks
 // of its own (a multi-line expression) — those are part of the value and are never re-indented.
 import type { Assignment, MessageErrorPolicy, Quiesce, Route } from '../api/common.js';
-import { identifier } from './print-literals.js';
+
+/** How a reference to an object of `kind` is written (print.ts: as its own statement wrote it). */
+export type Reference = (
+  kind: 'Relay' | 'Schema' | 'Codec' | 'Endpoint' | 'Vhost' | 'SyslogClient' | 'Resource' | 'WireSchema',
+  name: string,
+) => string;
 
 const SET_CONTINUATION = '    ';
 
@@ -36,9 +41,9 @@ export function inheritAndSet(
   return [...(inheritAll === true ? ['INHERIT ALL'] : []), ...setClause(set)];
 }
 
-export function messageErrorClause(policy: MessageErrorPolicy): string[] {
+export function messageErrorClause(policy: MessageErrorPolicy, ref: Reference): string[] {
   if (policy.action === 'LOG') return ['ON MESSAGE ERROR LOG'];
-  const relay = policy.relay === undefined ? '' : ` ${identifier(policy.relay)}`;
+  const relay = policy.relay === undefined ? '' : ` ${ref('Relay', policy.relay)}`;
   return [`ON MESSAGE ERROR SEND TO${relay}`, ...indent(inheritAndSet(policy.inheritAll, policy.set))];
 }
 
@@ -46,19 +51,22 @@ export function messageErrorClause(policy: MessageErrorPolicy): string[] {
  * `TO <relay>` and its sub-clauses. Correlator routes leave UNBRANCHED out: their branching is the
  * correlator's own clause (docs/statement-mapping.md).
  */
-export function routeClause(route: Route, options: { branching: boolean }): string[] {
+export function routeClause(route: Route, options: { branching: boolean; ref: Reference }): string[] {
   return [
-    `TO ${identifier(route.to)}`,
+    `TO ${options.ref('Relay', route.to)}`,
     ...indent([
       ...inheritAndSet(route.inheritAll, route.set),
       ...(options.branching ? [route.branching] : []),
       `FLUSH ${route.flush}`,
-      ...messageErrorClause(route.onMessageError),
+      ...messageErrorClause(route.onMessageError, options.ref),
     ]),
   ];
 }
 
-export function routeClauses(routes: readonly Route[], options: { branching: boolean }): string[] {
+export function routeClauses(
+  routes: readonly Route[],
+  options: { branching: boolean; ref: Reference },
+): string[] {
   return routes.flatMap((route) => routeClause(route, options));
 }
 

@@ -1,20 +1,20 @@
 // The canonical printer: a graph object → the `CREATE …;` statement that declares it (what SHOW CREATE
 // prints and users paste back). Parsing the output gives the same object again (round-trip.test.ts).
 // Layout: upper-case keywords, one clause per line indented two spaces, a route's clauses further in.
+import { DisplayNames, identifierOf } from '../api/display-names.js';
 import { GRAPH_KINDS, type GraphKind, type GraphObject, type SpecByKind } from '../api/index.js';
-import {
-  configBlock,
-  hostname,
-  identifier,
-  integer,
-  jaqProgram,
-  quote,
-  resourceVersion,
-} from './print-literals.js';
+import { configBlock, hostname, integer, jaqProgram, quote, resourceVersion } from './print-literals.js';
 import type { ConfigValue } from './print-literals.js';
-import { indent, messageErrorClause, quiesceClause, routeClauses, words } from './print-routes.js';
+import {
+  indent,
+  messageErrorClause,
+  quiesceClause,
+  routeClauses,
+  words,
+  type Reference,
+} from './print-routes.js';
 
-type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string) => string[];
+type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, ref: Reference) => string[];
 
 const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Schema: (spec, name) => [
@@ -33,40 +33,40 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   ],
   Resource: (_spec, name) => [`CREATE RESOURCE ${name}`],
   Codec: printCodec,
-  Relay: (spec, name) => [`CREATE RELAY ${name} SCHEMA ${identifier(spec.schema)} ${spec.branching}`],
+  Relay: (spec, name, ref) => [`CREATE RELAY ${name} SCHEMA ${ref('Schema', spec.schema)} ${spec.branching}`],
   Vhost: printVhost,
-  Endpoint: (spec, name) => [
-    `CREATE ENDPOINT ${name} ON ${identifier(spec.vhost)} PATH ${quote(spec.path)} TYPE ${spec.type}`,
+  Endpoint: (spec, name, ref) => [
+    `CREATE ENDPOINT ${name} ON ${ref('Vhost', spec.vhost)} PATH ${quote(spec.path)} TYPE ${spec.type}`,
   ],
   SyslogClient: printSyslogClient,
-  HttpIngestor: (spec, name) => [
+  HttpIngestor: (spec, name, ref) => [
     `CREATE HTTP ENDPOINT INGESTOR ${name}`,
     ...indent([
-      `FROM ${identifier(spec.endpoint)}`,
+      `FROM ${ref('Endpoint', spec.endpoint)}`,
       `MODE ${words(spec.mode)}`,
       quiesceClause(spec.quiesce),
-      `DECODE USING ${identifier(spec.codec)}`,
+      `DECODE USING ${ref('Codec', spec.codec)}`,
       ...(spec.maxBodySize === undefined ? [] : [`MAX BODY SIZE ${spec.maxBodySize}`]),
-      ...routeClauses(spec.routes, { branching: true }),
+      ...routeClauses(spec.routes, { branching: true, ref }),
       `ON GENERAL ERROR ${spec.onGeneralError}`,
     ]),
   ],
-  SyslogIngestor: (spec, name) => [
+  SyslogIngestor: (spec, name, ref) => [
     `CREATE SYSLOG LISTENER INGESTOR ${name}`,
     ...indent([
-      `FROM ${identifier(spec.client)}`,
+      `FROM ${ref('SyslogClient', spec.client)}`,
       `MODE ${words(spec.mode)}`,
       quiesceClause(spec.quiesce),
-      `DECODE USING ${identifier(spec.codec)}`,
-      ...routeClauses(spec.routes, { branching: true }),
+      `DECODE USING ${ref('Codec', spec.codec)}`,
+      ...routeClauses(spec.routes, { branching: true, ref }),
       `ON GENERAL ERROR ${spec.onGeneralError}`,
     ]),
   ],
-  Junction: (spec, name) => [
+  Junction: (spec, name, ref) => [
     `CREATE JUNCTION ${name}`,
     ...indent([
-      `FROM ${spec.from.map(identifier).join(', ')}`,
-      ...routeClauses(spec.routes, { branching: true }),
+      `FROM ${spec.from.map((relay) => ref('Relay', relay)).join(', ')}`,
+      ...routeClauses(spec.routes, { branching: true, ref }),
       ...(spec.onGeneralError === undefined ? [] : [`ON GENERAL ERROR ${spec.onGeneralError}`]),
     ]),
   ],
@@ -74,17 +74,23 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Emitter: printEmitter,
 };
 
-/** The canonical `CREATE …;` statement for one object. */
-export function printObject(object: GraphObject): string {
+/**
+ * The canonical `CREATE …;` statement for one object. Names are written as their statements wrote them
+ * (docs/decisions/0025): the object's own from its annotation, references from `names` (the domain's
+ * objects) when given; any other name as the identifier of its resource name.
+ */
+export function printObject(object: GraphObject, names = new DisplayNames()): string {
   const printer = PRINTERS[object.kind] as Printer<GraphKind>;
-  const lines = printer(object.spec, identifier(object.metadata.name));
+  const ref: Reference = (kind, name) => names.identifier(kind, name);
+  const lines = printer(object.spec, identifierOf(object), ref);
   return `${lines.join('\n')};`;
 }
 
 /** Every object, in dependency order (GRAPH_KINDS) and then by name, a blank line between statements. */
 export function printObjects(objects: readonly GraphObject[]): string {
   const sorted = [...objects].sort(byKindThenName);
-  return sorted.length === 0 ? '' : `${sorted.map(printObject).join('\n\n')}\n`;
+  const names = new DisplayNames(objects);
+  return sorted.length === 0 ? '' : `${sorted.map((object) => printObject(object, names)).join('\n\n')}\n`;
 }
 
 const KIND_ORDER = new Map<string, number>(GRAPH_KINDS.map((definition, index) => [definition.kind, index]));
@@ -96,15 +102,15 @@ function byKindThenName(a: GraphObject, b: GraphObject): number {
   return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 
-function printCodec(spec: SpecByKind['Codec'], name: string): string[] {
+function printCodec(spec: SpecByKind['Codec'], name: string, ref: Reference): string[] {
   const { protobuf, jaq, encodeRfc3339 } = spec;
-  const from =
-    spec.from === 'WIRE_JSON' ? `WIRE JSON SCHEMA ${identifier(spec.wireSchema ?? '')}`.trimEnd() : spec.from;
+  const wire = spec.wireSchema === undefined ? '' : ref('WireSchema', spec.wireSchema);
+  const from = spec.from === 'WIRE_JSON' ? `WIRE JSON SCHEMA ${wire}`.trimEnd() : spec.from;
   const protobufClauses =
     protobuf === undefined
       ? []
       : [
-          `USING RESOURCE ${identifier(protobuf.using.resource)} VERSION ${resourceVersion(protobuf.using.version)}`,
+          `USING RESOURCE ${ref('Resource', protobuf.using.resource)} VERSION ${resourceVersion(protobuf.using.version)}`,
           ...configBlock(
             [
               ['file', protobuf.file],
@@ -131,14 +137,14 @@ function printCodec(spec: SpecByKind['Codec'], name: string): string[] {
     ...indent([
       `FROM ${from}`,
       ...protobufClauses,
-      `TO SCHEMA ${identifier(spec.schema)}`,
+      `TO SCHEMA ${ref('Schema', spec.schema)}`,
       ...jaqClauses,
       ...encode,
     ]),
   ];
 }
 
-function printVhost(spec: SpecByKind['Vhost'], name: string): string[] {
+function printVhost(spec: SpecByKind['Vhost'], name: string, ref: Reference): string[] {
   const head = `CREATE VHOST ${name} ${spec.hostnames.map(hostname).join(', ')}`;
   const { tls } = spec;
   if (tls === undefined) return [head];
@@ -146,7 +152,7 @@ function printVhost(spec: SpecByKind['Vhost'], name: string): string[] {
   const entries: [string, ConfigValue][] = [];
   if (tls.certFile !== undefined) entries.push(['tls_cert_file', tls.certFile]);
   if (tls.keyFile !== undefined) entries.push(['tls_key_file', tls.keyFile]);
-  const mount = tls.mount === undefined ? '' : ` ${mountText(tls.mount)}`;
+  const mount = tls.mount === undefined ? '' : ` ${mountText(tls.mount, ref)}`;
   return [head, ...indent([`TLS${mount}`, ...configBlock(entries, '  ')])];
 }
 
@@ -161,7 +167,7 @@ const SYSLOG_CONFIG_KEYS = [
   ['tlsCaFile', 'tls_ca_file'],
 ] as const;
 
-function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string): string[] {
+function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, ref: Reference): string[] {
   const entries: [string, ConfigValue][] = [];
   for (const [field, key] of SYSLOG_CONFIG_KEYS) {
     const value = spec.config[field];
@@ -171,54 +177,56 @@ function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string): stri
     `CREATE CLIENT ${name}`,
     ...indent([
       'TYPE SYSLOG',
-      ...(spec.mount === undefined ? [] : [mountText(spec.mount)]),
+      ...(spec.mount === undefined ? [] : [mountText(spec.mount, ref)]),
       ...configBlock(entries, '  '),
     ]),
   ];
 }
 
-function printCorrelator(spec: SpecByKind['Correlator'], name: string): string[] {
+function printCorrelator(spec: SpecByKind['Correlator'], name: string, ref: Reference): string[] {
   const action = (side: SpecByKind['Correlator']['onTimeout']['left']) =>
-    side.action === 'DROP' ? 'DROP' : `SEND TO ${identifier(side.relay ?? '')}`.trimEnd();
+    side.action === 'DROP'
+      ? 'DROP'
+      : `SEND TO ${side.relay === undefined ? '' : ref('Relay', side.relay)}`.trimEnd();
   return [
     `CREATE CORRELATOR ${name}`,
     ...indent([
-      `LEFT FROM ${identifier(spec.left)}`,
-      `RIGHT FROM ${identifier(spec.right)}`,
+      `LEFT FROM ${ref('Relay', spec.left)}`,
+      `RIGHT FROM ${ref('Relay', spec.right)}`,
       `CORRELATE WHERE ${spec.where}`,
       `MATCH ${spec.match}`,
       `MAX TIME ${spec.maxTime}`,
       ...(spec.maxPending === undefined ? [] : [`MAX PENDING ${integer(spec.maxPending)}`]),
       `ON CORRELATION TIMEOUT ${action(spec.onTimeout.left)}, ${action(spec.onTimeout.right)}`,
       spec.branching,
-      ...routeClauses(spec.routes, { branching: false }),
+      ...routeClauses(spec.routes, { branching: false, ref }),
     ]),
   ];
 }
 
-function printEmitter(spec: SpecByKind['Emitter'], name: string): string[] {
+function printEmitter(spec: SpecByKind['Emitter'], name: string, ref: Reference): string[] {
   const { allowSensitive, batch } = spec;
   return [
     `CREATE EMITTER ${name}`,
     ...indent([
-      `FROM ${identifier(spec.from)}`,
-      `TO ${spec.to.type} ${identifier(spec.to.client)}`,
+      `FROM ${ref('Relay', spec.from)}`,
+      `TO ${spec.to.type} ${ref('SyslogClient', spec.to.client)}`,
       `MODE ${spec.mode}`,
       `RETRY POLICY BACKOFF ${spec.retry.backoff} MAX ${spec.retry.max}`,
-      `ENCODE USING ${identifier(spec.codec)}`,
+      `ENCODE USING ${ref('Codec', spec.codec)}`,
       ...(allowSensitive === undefined || allowSensitive.length === 0
         ? []
         : [`ALLOW SENSITIVE (${allowSensitive.join(', ')})`]),
       ...(batch === undefined ? [] : [`BATCH MAX SIZE ${integer(batch.maxSize)} MAX TIME ${batch.maxTime}`]),
       `FLUSH ${spec.flush}`,
-      ...messageErrorClause(spec.onMessageError),
+      ...messageErrorClause(spec.onMessageError, ref),
       `ON GENERAL ERROR ${spec.onGeneralError}`,
     ]),
   ];
 }
 
-function mountText(mount: { resource: string; version: number | string }): string {
-  return `MOUNT ${identifier(mount.resource)} VERSION ${resourceVersion(mount.version)}`;
+function mountText(mount: { resource: string; version: number | string }, ref: Reference): string {
+  return `MOUNT ${ref('Resource', mount.resource)} VERSION ${resourceVersion(mount.version)}`;
 }
 
 /** Items of a parenthesised list, one per line, comma-separated. */

@@ -153,8 +153,9 @@ function declaration(
 ): Statement {
   const identifier = String(raw.identifier.value);
   // The object key is what diagnostics name; work it out before anything inside the spec is reported.
-  // Diagnostics name the object, even one whose identifier is itself bad (then as written).
-  resolver.object = { kind: raw.kind, name: nameOf(identifier) };
+  // Diagnostics name the object as written (decision 0025), even when its identifier is itself bad.
+  const key = { kind: raw.kind, name: nameOf(identifier) };
+  resolver.object = key.name === identifier ? key : { ...key, display: identifier };
   const name = resolver.name(raw.identifier, 'metadata.name');
   if (raw.kind === 'WireSchema') resolver.wireSchema(raw.identifier, 'metadata.name', raw.type);
   if (raw.kind === 'Codec') resolver.wireSchema(raw.spec.wireSchema, 'spec.wireSchema', 'reference');
