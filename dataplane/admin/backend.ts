@@ -14,7 +14,8 @@ export interface RelaySubscriber {
 }
 
 export type SubscribeResult =
-  | { ok: true; unsubscribe: () => void }
+  /** `shown`: the relay's name as people read it (decision 0025), for logs and the subscriber series. */
+  | { ok: true; unsubscribe: () => void; shown?: string }
   | { ok: false; reason: 'unknown_domain' | 'unknown_relay'; message: string };
 
 export interface AdminBackend {

@@ -61,14 +61,16 @@ export class SubscriptionHub {
   readonly #retainedNames: number;
   readonly #budget: SubscriptionBudget;
   readonly #feeds = new Map<string, SubscriptionFeed>();
+  /** Each feed's relay as people read it (the backend says; decision 0025). */
+  readonly #shown = new Map<string, string>();
   readonly #groups = new Map<string, SubscriptionGroup>();
   /**
    * Names with a group that has not finished, and how many such groups (a group the backend ended may
    * still be writing when a new one of the same name starts).
    */
-  readonly #accounts = new Map<string, { drops: SubscriptionDrops; groups: number }>();
+  readonly #accounts = new Map<string, { drops: SubscriptionDrops; groups: number; series: string }>();
   /** Finished names whose series are kept, least recently finished first. */
-  readonly #retained = new Map<string, SubscriptionKey>();
+  readonly #retained = new Map<string, { key: SubscriptionKey; series: string }>();
   #closing = false;
 
   constructor(options: SubscriptionHubOptions) {
@@ -170,11 +172,11 @@ export class SubscriptionHub {
   ): { ok: true; group: SubscriptionGroup } | Extract<JoinResult, { ok: false }> {
     const feed = this.#feedOf(key);
     if (!feed.ok) return feed;
-    const log = this.#log.child({ domain: key.domain, relay: key.relay, subscription: key.subscription });
+    const log = this.#log.child({ domain: key.domain, relay: feed.shown, subscription: key.subscription });
     const group = new SubscriptionGroup(key, {
       log,
       feed: feed.feed,
-      drops: this.#acquire(key, id),
+      drops: this.#acquire(key, id, `${feed.shown}/${key.subscription}`),
       owner: {
         released: (released) => {
           if (this.#groups.get(id) === released) this.#groups.delete(id);
@@ -190,24 +192,30 @@ export class SubscriptionHub {
   }
 
   /** The relay's feed, attached to the backend with its first subscription. */
-  #feedOf(key: SubscriptionKey): { ok: true; feed: SubscriptionFeed } | Extract<JoinResult, { ok: false }> {
+  #feedOf(
+    key: SubscriptionKey,
+  ): { ok: true; feed: SubscriptionFeed; shown: string } | Extract<JoinResult, { ok: false }> {
     const id = `${key.domain}\u0000${key.relay}`;
     const existing = this.#feeds.get(id);
-    if (existing !== undefined) return { ok: true, feed: existing };
+    if (existing !== undefined) return { ok: true, feed: existing, shown: this.#shown.get(id) ?? key.relay };
     const feed = new SubscriptionFeed(this.#budget, {
       released: (released) => {
-        if (this.#feeds.get(id) === released) this.#feeds.delete(id);
+        if (this.#feeds.get(id) !== released) return;
+        this.#feeds.delete(id);
+        this.#shown.delete(id);
       },
     });
     const result = this.#backend.subscribe(key.domain, key.relay, feed);
     if (!result.ok) return result;
     feed.attach(result.unsubscribe);
     this.#feeds.set(id, feed);
-    return { ok: true, feed };
+    const shown = result.shown ?? key.relay;
+    this.#shown.set(id, shown);
+    return { ok: true, feed, shown };
   }
 
-  /** The drop accounting of a name for one more group. */
-  #acquire(key: SubscriptionKey, id: string): SubscriptionDrops {
+  /** The drop accounting of a name for one more group, counted in the subscriber series `series`. */
+  #acquire(key: SubscriptionKey, id: string, series: string): SubscriptionDrops {
     const account = this.#accounts.get(id);
     if (account !== undefined) {
       account.groups++;
@@ -215,7 +223,7 @@ export class SubscriptionHub {
     }
     // A retained name counts on in its series (Telemetry gives the same component back).
     this.#retained.delete(id);
-    const telemetry = this.#telemetryOf(key).component('subscriber', seriesName(key));
+    const telemetry = this.#telemetryOf(key).component('subscriber', series);
     const drops: SubscriptionDrops = {
       overflow: new ThrottledDrops(
         telemetry,
@@ -230,7 +238,7 @@ export class SubscriptionHub {
         this.#timing,
       ),
     };
-    this.#accounts.set(id, { drops, groups: 1 });
+    this.#accounts.set(id, { drops, groups: 1, series });
     return drops;
   }
 
@@ -241,11 +249,11 @@ export class SubscriptionHub {
     this.#accounts.delete(id);
     account.drops.overflow.flush();
     account.drops.stopped.flush();
-    this.#retained.set(id, key);
-    for (const [oldest, oldestKey] of this.#retained) {
+    this.#retained.set(id, { key, series: account.series });
+    for (const [oldest, retained] of this.#retained) {
       if (this.#retained.size <= this.#retainedNames) break;
       this.#retained.delete(oldest);
-      this.#telemetryOf(oldestKey).release('subscriber', seriesName(oldestKey));
+      this.#telemetryOf(retained.key).release('subscriber', retained.series);
     }
   }
 
@@ -256,9 +264,4 @@ export class SubscriptionHub {
 
 function keyOf(key: SubscriptionKey): string {
   return `${key.domain}\u0000${key.relay}\u0000${key.subscription}`;
-}
-
-/** The `name` label of a subscription's series. */
-function seriesName(key: SubscriptionKey): string {
-  return `${key.relay}/${key.subscription}`;
 }

@@ -29,7 +29,13 @@ export interface ComponentDescription {
   domain: string;
   /** `http-ingestor`, `syslog-ingestor` or `emitter`. */
   kind: 'http-ingestor' | 'syslog-ingestor' | 'emitter';
+  /** The resource name: the component's identity (node reports, the admin API's paths). */
   name: string;
+  /**
+   * The name as people read it when it is not `name`: the identifier a statement wrote
+   * (docs/decisions/0025-names-as-typed.md). Its metrics are counted under this name.
+   */
+  displayName?: string;
   /** The graph version of the domain this node runs. */
   graphVersion: number;
   state: RuntimeState;

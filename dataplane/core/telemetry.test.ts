@@ -20,7 +20,8 @@ describe('telemetry', () => {
     await ingest.ingest(good, {});
     await ingest.ingest(good, {});
     await ingest.ingest(bad, {});
-    const ingestor = { domain: 'shop', kind: 'http-ingestor', name: 'orders-in' };
+    // Counted under the name the statement wrote (decision 0025).
+    const ingestor = { domain: 'shop', kind: 'http-ingestor', name: 'orders_in' };
     const relay = { domain: 'shop', kind: 'relay', name: 'orders' };
     const read = (metric: string, labels: Record<string, string>): Promise<number> =>
       readCounter(h.registry, metric, labels);

@@ -57,7 +57,7 @@ export function compileErrorPolicy(policy: GraphMessageErrorPolicy, ctx: ErrorPo
   const relay = ctx.relays.get(policy.relay);
   if (relay === undefined)
     throw new GraphBuildError(`ON MESSAGE ERROR SEND TO ${policy.relay}: no such relay`);
-  const target = `error relay ${policy.relay}`;
+  const target = `error relay ${relay.shown}`;
   const build = compileRecordBuilder(
     {
       target,

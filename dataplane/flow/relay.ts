@@ -23,6 +23,8 @@ export class Relay {
     readonly name: string,
     readonly schema: GraphSchema,
     private readonly telemetry: ComponentTelemetry,
+    /** The name people read in logs and errors (decision 0025); `name` stays the identity. */
+    readonly shown = name,
   ) {}
 
   /** Adds a consumer; the returned function removes it (calling it twice is harmless). */

@@ -53,7 +53,7 @@ describe('routes', () => {
     await h.topology.ingestors.get('orders-in')!.ingest(payload, METADATA);
   };
   const messageErrors = (code: string): Promise<number> =>
-    readCounter(h.registry, 'streamroute_message_errors_total', { name: 'orders-in', reason: code });
+    readCounter(h.registry, 'streamroute_message_errors_total', { name: 'orders_in', reason: code });
 
   it('INHERIT ALL copies the fields, SET assigns in order and reads earlier fields as output.', async () => {
     await ingest(utf8(ORDER));
@@ -108,7 +108,7 @@ describe('routes', () => {
     assert.equal(h.seen.get('orders')?.length, 1);
     assert.deepEqual([h.seen.get('digests'), h.seen.get('errors')], [[], []]);
     const drops = await readCounter(h.registry, 'streamroute_drops_total', {
-      name: 'orders-in',
+      name: 'orders_in',
       reason: 'error_record_failed',
     });
     assert.equal(drops, 1);
@@ -157,7 +157,7 @@ describe('ON MESSAGE ERROR LOG and sensitive payloads', () => {
     assert.ok(warn);
     assert.deepEqual(
       { level: warn.level, code: warn.code, route: warn.route, kind: warn.kind, name: warn.name },
-      { level: 40, code: 'SR3102', route: 'small', kind: 'http-ingestor', name: 'cards-in' },
+      { level: 40, code: 'SR3102', route: 'small', kind: 'http-ingestor', name: 'cards_in' },
     );
     assert.doesNotMatch(JSON.stringify(h.logs), /4111|1152921504606846976/);
   });

@@ -36,10 +36,16 @@ export class Route {
     this.#telemetry = ctx.telemetry;
     const source = ctx.source === undefined ? {} : { source: ctx.source };
     this.#build = compileRecordBuilder(
-      { target: `relay ${spec.to}`, schema: relay.schema, inherit: spec.inherit, set: spec.set, ...source },
+      {
+        target: `relay ${relay.shown}`,
+        schema: relay.schema,
+        inherit: spec.inherit,
+        set: spec.set,
+        ...source,
+      },
       ctx.expressions,
     );
-    this.#fail = compileErrorPolicy(spec.onMessageError, { ...ctx, route: spec.to });
+    this.#fail = compileErrorPolicy(spec.onMessageError, { ...ctx, route: relay.shown });
   }
 
   /**

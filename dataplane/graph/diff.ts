@@ -4,7 +4,10 @@
 // client, and every relay it reads or writes (routes, ON MESSAGE ERROR SEND TO, ON CORRELATION TIMEOUT
 // SEND TO). A relay is unchanged when its spec and its schema are. A changed relay is a new Relay object
 // at run time, so every component touching it must be rebuilt too; the transitivity guarantees that.
+// Display names (Graph `names`, decision 0025) are inputs too: a component shows its own and its codec's,
+// client's and relays' in its logs and metric labels, so a change of spelling alone rebuilds it in place.
 import { isDeepStrictEqual } from 'node:util';
+import { displayOf } from './display-names.js';
 import type { Graph, GraphMessageErrorPolicy, GraphRoute } from './types.js';
 
 /** The records of a Graph that hold runnable components. */
@@ -81,6 +84,7 @@ function diffRecord(
     const now = inputsOf(next, name);
     const same =
       isDeepStrictEqual(inputsOf(previous, name), now) &&
+      displayOf(previous, record, name) === displayOf(next, record, name) &&
       now.relays.every((relay) => relayUnchanged.has(relay));
     result[same ? 'unchanged' : 'changed'].push(name);
   }
@@ -99,13 +103,14 @@ const INPUTS: Record<ComponentRecord, (graph: Graph, name: string) => Inputs> = 
   httpIngestors(graph, name) {
     const spec = graph.httpIngestors[name];
     if (spec === undefined) return { own: [], relays: [] };
-    return { own: [spec, ...codecInputs(graph, spec.codec)], relays: routeRelays(spec.routes) };
+    const inlined = [displayOf(graph, 'endpoints', spec.endpoint), displayOf(graph, 'vhosts', spec.vhost)];
+    return { own: [spec, ...inlined, ...codecInputs(graph, spec.codec)], relays: routeRelays(spec.routes) };
   },
   syslogIngestors(graph, name) {
     const spec = graph.syslogIngestors[name];
     if (spec === undefined) return { own: [], relays: [] };
     return {
-      own: [spec, graph.clients[spec.client], ...codecInputs(graph, spec.codec)],
+      own: [spec, ...clientInputs(graph, spec.client), ...codecInputs(graph, spec.codec)],
       relays: routeRelays(spec.routes),
     };
   },
@@ -126,16 +131,21 @@ const INPUTS: Record<ComponentRecord, (graph: Graph, name: string) => Inputs> = 
     const spec = graph.emitters[name];
     if (spec === undefined) return { own: [], relays: [] };
     return {
-      own: [spec, graph.clients[spec.client], ...codecInputs(graph, spec.codec)],
+      own: [spec, ...clientInputs(graph, spec.client), ...codecInputs(graph, spec.codec)],
       relays: [spec.from, ...policyRelays(spec.onMessageError)],
     };
   },
 };
 
-/** A codec and the schema of the records it produces. */
+/** A codec, its display name and the schema of the records it produces. */
 function codecInputs(graph: Graph, name: string): unknown[] {
   const codec = graph.codecs[name];
-  return [codec, codec === undefined ? undefined : graph.schemas[codec.schema]];
+  const schema = codec === undefined ? undefined : graph.schemas[codec.schema];
+  return [codec, displayOf(graph, 'codecs', name), schema];
+}
+
+function clientInputs(graph: Graph, name: string): unknown[] {
+  return [graph.clients[name], displayOf(graph, 'clients', name)];
 }
 
 /** Every relay the routes write: their targets and their error handlers' SEND TO relays. */

@@ -2,7 +2,7 @@
 // additionalProperties: false, so a graph from a newer or broken compiler is refused rather than half-read.
 import { BINARY_OPERATORS, FUNCTIONS } from './expression.js';
 import { FIELD_TYPES } from './field-types.js';
-import { GRAPH_API_VERSION, SYSLOG_FIELDS } from './types.js';
+import { DISPLAY_RECORDS, GRAPH_API_VERSION, SYSLOG_FIELDS } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -10,6 +10,8 @@ const NAME = '^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$';
 /** A domain is a Kubernetes namespace: a DNS label. */
 const DOMAIN = '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$';
 const FIELD = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** A statement identifier as written (or a resource name). */
+const DISPLAY = '^[A-Za-z][A-Za-z0-9_-]{0,62}$';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` });
 const closed = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({
@@ -293,19 +295,29 @@ export const GRAPH_SCHEMA: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://streamroute.io/schemas/graph/v1.json',
   title: 'streamroute Graph',
-  ...closed({
-    apiVersion: constant(GRAPH_API_VERSION),
-    domain: { type: 'string', pattern: DOMAIN },
-    schemas: records(schema),
-    codecs: records(codec),
-    relays: records(closed({ schema: name, branching })),
-    clients: records(client),
-    httpIngestors: records(httpIngestor),
-    syslogIngestors: records(syslogIngestor),
-    junctions: records(junction),
-    correlators: records(correlator),
-    emitters: records(emitter),
-  }),
+  ...closed(
+    {
+      apiVersion: constant(GRAPH_API_VERSION),
+      domain: { type: 'string', pattern: DOMAIN },
+      schemas: records(schema),
+      codecs: records(codec),
+      relays: records(closed({ schema: name, branching })),
+      clients: records(client),
+      httpIngestors: records(httpIngestor),
+      syslogIngestors: records(syslogIngestor),
+      junctions: records(junction),
+      correlators: records(correlator),
+      emitters: records(emitter),
+      names: {
+        type: 'object',
+        properties: Object.fromEntries(
+          DISPLAY_RECORDS.map((record) => [record, records({ type: 'string', pattern: DISPLAY })]),
+        ),
+        additionalProperties: false,
+      },
+    },
+    ['names'],
+  ),
   definitions: {
     expr,
     route,

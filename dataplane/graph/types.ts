@@ -19,7 +19,32 @@ export interface Graph {
   junctions: Record<string, GraphJunction>;
   correlators: Record<string, GraphCorrelator>;
   emitters: Record<string, GraphEmitter>;
+  /**
+   * How people read the names (docs/decisions/0025-names-as-typed.md): by record, the identifier a
+   * statement wrote for each entry whose display differs from its key (`orders-in` → `Orders_In`).
+   * Absent entries are shown by their key. Never part of an entry's identity or of the hot-reload diff's
+   * keys; see diff.ts for how a changed display name is handled.
+   */
+  names?: DisplayNameRecords;
 }
+
+/** The records whose names the data plane shows: the Graph's own, and the objects inlined into them. */
+export const DISPLAY_RECORDS = [
+  'schemas',
+  'codecs',
+  'relays',
+  'clients',
+  'httpIngestors',
+  'syslogIngestors',
+  'junctions',
+  'correlators',
+  'emitters',
+  'endpoints',
+  'vhosts',
+  'resources',
+] as const;
+export type DisplayRecord = (typeof DISPLAY_RECORDS)[number];
+export type DisplayNameRecords = Partial<Record<DisplayRecord, Record<string, string>>>;
 
 export interface GraphField {
   name: string;

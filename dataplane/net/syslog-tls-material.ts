@@ -32,9 +32,23 @@ const SETTINGS: readonly [Setting, 'certFile' | 'keyFile' | 'caFile', keyof Sysl
   ['tls_ca_file', 'caFile', 'ca'],
 ];
 
+/** How the client and its resources are named in problems (the graph's display names, decision 0025). */
+export interface TlsNames {
+  client: string;
+  resources?: Readonly<Record<string, string>> | undefined;
+}
+
+/** The client's display name and its resources' from a graph's `names`. */
+export function tlsNames(
+  names: { clients?: Record<string, string>; resources?: Record<string, string> } | undefined,
+  client: string,
+): TlsNames {
+  return { client: names?.clients?.[client] ?? client, resources: names?.resources };
+}
+
 /** The files of a `tls` client (undefined for udp and tcp), or the first problem found. Never throws. */
 export function readSyslogTls(
-  name: string,
+  name: TlsNames,
   client: GraphSyslogClient,
   domain: string,
   source: TlsMaterialSource | undefined,
@@ -55,7 +69,7 @@ export function readSyslogTls(
 }
 
 /** Each file parses, and the certificate and key belong together. */
-function check(name: string, client: GraphSyslogClient, files: SyslogTlsFiles): SyslogTlsResult {
+function check(name: TlsNames, client: GraphSyslogClient, files: SyslogTlsFiles): SyslogTlsResult {
   const tls = client.tls ?? {};
   const checks: [Setting, MountedFile | undefined, () => unknown, string][] = [
     ['tls_ca_file', tls.caFile, () => new X509Certificate(files.ca!), 'a PEM CA certificate'],
@@ -84,16 +98,21 @@ function check(name: string, client: GraphSyslogClient, files: SyslogTlsFiles): 
 }
 
 function problem(
-  name: string,
+  name: TlsNames,
   code: SyslogTlsProblem['code'],
   { setting, file }: { setting: Setting; file: MountedFile },
   reason: string,
 ): { problem: SyslogTlsProblem } {
-  const label = `{{ ${file.resource} }}/${file.file}`;
+  const resources = name.resources;
+  const resource =
+    resources !== undefined && Object.hasOwn(resources, file.resource)
+      ? (resources[file.resource] ?? file.resource)
+      : file.resource;
+  const label = `{{ ${resource} }}/${file.file}`;
   return {
     problem: {
       code,
-      message: `syslog client ${name}: TLS configuration failed: ${setting} ${label} (resource ${file.resource} version ${file.version}) ${reason}`,
+      message: `syslog client ${name.client}: TLS configuration failed: ${setting} ${label} (resource ${resource} version ${file.version}) ${reason}`,
       cause: { setting, file: label, reason },
     },
   };

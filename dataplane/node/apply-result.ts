@@ -2,6 +2,7 @@
 // or it was refused with every reason and the domain keeps the graph it had.
 import type { TransientError } from '../core/status.js';
 import type { ComponentRecord, GraphDiff } from '../graph/diff.js';
+import { displayOf } from '../graph/display-names.js';
 import type { Graph } from '../graph/types.js';
 import type { RoutingProblem } from '../sources/http/routing-table.js';
 import { targetName } from './http-targets.js';
@@ -35,11 +36,16 @@ export const KIND_OF_RECORD: Record<ComponentRecord, string> = {
   emitters: 'emitter',
 };
 
-export function changesOf(diff: GraphDiff): ApplyChanges {
+/** Each component by its display name: from the new graph, a removed one's from the previous graph. */
+export function changesOf(diff: GraphDiff, graph: Graph, previous: Graph | undefined): ApplyChanges {
   const changes: ApplyChanges = { added: [], changed: [], removed: [], unchanged: [] };
   for (const [record, kind] of Object.entries(KIND_OF_RECORD) as [ComponentRecord, string][]) {
-    for (const change of ['added', 'changed', 'removed', 'unchanged'] as const)
-      changes[change].push(...diff[record][change].map((name) => `${kind} ${name}`));
+    for (const change of ['added', 'changed', 'removed', 'unchanged'] as const) {
+      const names = change === 'removed' ? (previous ?? graph) : graph;
+      changes[change].push(
+        ...diff[record][change].map((name) => `${kind} ${displayOf(names, record, name)}`),
+      );
+    }
   }
   return changes;
 }

@@ -31,8 +31,8 @@ describe('DataPlane', () => {
     const applied = await node.dataPlane.apply(paymentsGraph(), 1);
     assert.ok(applied.ok);
     assert.equal(applied.domain, 'default');
-    assert.ok(applied.changes.added.includes('relay web-orders'));
-    assert.ok(applied.changes.added.includes('http-ingestor web-in'));
+    assert.ok(applied.changes.added.includes('relay web_orders'));
+    assert.ok(applied.changes.added.includes('http-ingestor web_in'));
     assert.deepEqual(applied.warnings, []);
     await node.dataPlane.start(); // restored before listening
     const subscriber = recordingSubscriber();
@@ -63,7 +63,7 @@ describe('DataPlane', () => {
     next.httpIngestors['payments-in']!.maxBodyBytes = 4096;
     const applied = await node.dataPlane.apply(next, 2);
     assert.ok(applied.ok);
-    assert.deepEqual(applied.changes.changed, ['http-ingestor payments-in']);
+    assert.deepEqual(applied.changes.changed, ['http-ingestor payments_in']);
     assert.deepEqual(applied.changes.added, []);
 
     const after = node.dataPlane.topology('default')!;
@@ -90,7 +90,7 @@ describe('DataPlane', () => {
       2,
     );
     assert.ok(applied.ok);
-    assert.deepEqual(applied.changes.changed, ['http-ingestor web-in']);
+    assert.deepEqual(applied.changes.changed, ['http-ingestor web_in']);
     assert.equal((await connection.request(webOrder())).status, 202);
     assert.deepEqual(
       subscriber.records.map((record) => record.channel),
@@ -119,8 +119,8 @@ describe('DataPlane', () => {
     delete next.correlators['pay-last'];
     const applied = await node.dataPlane.apply(next, 4);
     assert.ok(applied.ok);
-    assert.deepEqual(applied.changes.removed, ['relay paid-last', 'correlator pay-last']);
-    assert.deepEqual(removed.ended, ['relay paid-last was removed from domain default by graph version 4']);
+    assert.deepEqual(applied.changes.removed, ['relay paid_last', 'correlator pay_last']);
+    assert.deepEqual(removed.ended, ['relay paid_last was removed from domain default by graph version 4']);
     assert.deepEqual(kept.ended, []);
     await sendOnce(node.port(), webOrder());
     const payment = '{"payment_id":"P1","order_id":"A1","amount":250}';
@@ -180,8 +180,8 @@ describe('DataPlane', () => {
     assert.deepEqual(refused, {
       ok: false,
       errors: [
-        'http-ingestor web-in: codec order-json: the protobuf descriptor has no message shop.v1.Order',
-        'http-ingestor shop-in: codec order-json: the protobuf descriptor has no message shop.v1.Order',
+        'http-ingestor web_in: codec order_json: the protobuf descriptor has no message shop.v1.Order',
+        'http-ingestor shop_in: codec order_json: the protobuf descriptor has no message shop.v1.Order',
       ],
     });
     const notAGraph = await node.dataPlane.apply(
@@ -210,7 +210,7 @@ describe('DataPlane', () => {
     );
     const applied = await node.dataPlane.apply(next, 2);
     assert.ok(applied.ok);
-    assert.deepEqual(applied.changes.changed, ['correlator pay-last']);
+    assert.deepEqual(applied.changes.changed, ['correlator pay_last']);
     const after = node.dataPlane.topology('default')!;
     assert.equal(after.correlators.get('pay-first'), before.correlators.get('pay-first'));
     assert.equal(after.correlators.get('pay-first')!.pending('left'), 1);
@@ -222,8 +222,8 @@ describe('DataPlane', () => {
         name,
         reason: 'stopped',
       });
-    assert.equal(await stopped('pay-last'), 1);
-    assert.equal(await stopped('pay-first'), 0);
+    assert.equal(await stopped('pay_last'), 1);
+    assert.equal(await stopped('pay_first'), 0);
   });
 
   it('applies run one at a time, in call order', async () => {
@@ -234,7 +234,7 @@ describe('DataPlane', () => {
     const [a, b] = await Promise.all([first, second]);
     assert.ok(a.ok && b.ok);
     assert.equal(a.changes.unchanged.length, 0);
-    assert.deepEqual(b.changes.changed, ['http-ingestor shop-in'], 'the second saw the first applied');
+    assert.deepEqual(b.changes.changed, ['http-ingestor shop_in'], 'the second saw the first applied');
     assert.deepEqual([...node.dataPlane.versions()], [['default', 2]]);
   });
 

@@ -3,6 +3,7 @@
 // Kubernetes mode both drive it with `apply(graph, version)`; applying diffs the new graph against the
 // running one and swaps only what changed (docs/runtime.md, "Hot reload"). Applies, removals and stop run
 // one at a time, in call order, so two reloads never interleave.
+import { displayOf } from '../graph/display-names.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { AdminBackend, RelaySubscriber, SubscribeResult } from '../admin/backend.js';
@@ -191,14 +192,17 @@ export class DataPlane implements AdminBackend {
       return this.#describeHttp(domain, running, name, graph.httpIngestors[name]!);
     const syslog = Object.hasOwn(graph.syslogIngestors, name) ? graph.syslogIngestors[name] : undefined;
     if (syslog === undefined) return undefined;
+    // Described, and counted, under its display name (decision 0025).
+    const shown = displayOf(graph, 'syslogIngestors', name);
     return describeSyslogIngestor({
       domain,
       name,
+      names: graph.names,
       graphVersion: running.version,
       spec: syslog,
       client: graph.clients[syslog.client],
       listener: this.#domains.get(domain)?.syslog.get(name)?.view,
-      metrics: await componentMetrics(this.registry, { domain, kind: 'syslog-ingestor', name }),
+      metrics: await componentMetrics(this.registry, { domain, kind: 'syslog-ingestor', name: shown }),
     });
   }
 
@@ -210,14 +214,16 @@ export class DataPlane implements AdminBackend {
     const { graph } = running;
     const spec = Object.hasOwn(graph.emitters, name) ? graph.emitters[name] : undefined;
     if (spec === undefined) return undefined;
+    const shown = displayOf(graph, 'emitters', name);
     return describeEmitter({
       domain,
       name,
+      names: graph.names,
       graphVersion: running.version,
       spec,
       client: graph.clients[spec.client],
       emitter: running.topology.emitters.get(name)?.view,
-      metrics: await componentMetrics(this.registry, { domain, kind: 'emitter', name }),
+      metrics: await componentMetrics(this.registry, { domain, kind: 'emitter', name: shown }),
     });
   }
 
@@ -247,13 +253,14 @@ export class DataPlane implements AdminBackend {
       runtime = new DomainRuntime(graph.domain, this.#deps);
       this.#domains.set(graph.domain, runtime);
     }
+    const before = runtime.running?.graph;
     const outcome = await runtime.reload(graph, version, () => this.#publishRoutes());
     if (!outcome.ok) {
       if (runtime.running === undefined) this.#domains.delete(graph.domain);
       return this.#refused(graph.domain, version, outcome.errors);
     }
     this.#refusedDomains.delete(graph.domain);
-    const changes = changesOf(outcome.diff);
+    const changes = changesOf(outcome.diff, graph, before);
     const warnings = applyWarnings(graph, this.#routing.problems, runtime.syslog.errors());
     const counts = Object.fromEntries(
       Object.entries(changes).map(([change, names]: [string, string[]]) => [change, names.length]),
@@ -292,16 +299,18 @@ export class DataPlane implements AdminBackend {
   ): Promise<ComponentDescription> {
     const listener: ListenerName = spec.tls === undefined ? 'http' : 'https';
     const status = this.httpIngestion[listener].status;
-    const target = targetName(domain, name);
+    const shown = displayOf(running.graph, 'httpIngestors', name);
+    const target = targetName(domain, shown);
     return describeHttpIngestor({
       domain,
       name,
+      names: running.graph.names,
       graphVersion: running.version,
       spec,
       target: this.#domains.get(domain)?.targets.get(name)?.target,
       listener: { name: listener, status, error: this.#errors.ofListener(listener, status) },
       routeError: this.#errors.ofTarget(target),
-      metrics: await componentMetrics(this.registry, { domain, kind: 'http-ingestor', name }),
+      metrics: await componentMetrics(this.registry, { domain, kind: 'http-ingestor', name: shown }),
       requests: this.#http.countsOf(target),
     });
   }

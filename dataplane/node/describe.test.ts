@@ -51,24 +51,27 @@ describe('DataPlane.describe', () => {
     assert.deepEqual(
       [
         described.kind,
+        described.name,
+        described.displayName,
         described.state,
         described.graphVersion,
         described.transientError,
         described.backoffMs,
       ],
-      ['http-ingestor', 'Running', 7, null, null],
+      // The resource name stays its identity; the statement wrote web_in (decision 0025).
+      ['http-ingestor', 'web-in', 'web_in', 'Running', 7, null, null],
     );
     assert.deepEqual(described.details, {
       hostnames: ['localhost'],
       path: '/web/orders',
       vhost: 'local',
-      endpoint: 'web-ep',
+      endpoint: 'web_ep',
       tls: false,
       listener: { name: 'http', address: '127.0.0.1:0', port: node.port(), state: 'Running' },
-      codec: 'order-json',
+      codec: 'order_json',
       maxBodyBytes: 1048576,
       quiesce: { action: 'BUFFER', maxBytes: 1048576, onOverflow: 'DROP_NEWEST' },
-      routes: [{ to: 'web-orders', onMessageError: 'SEND TO errors' }],
+      routes: [{ to: 'web_orders', onMessageError: 'SEND TO errors' }],
     });
     const m = described.metrics;
     assert.deepEqual(
@@ -124,7 +127,7 @@ describe('DataPlane.describe', () => {
     assert.equal(applied.warnings.length, 1);
     assert.match(
       applied.warnings[0]!,
-      /^http-ingestor payments-in: tls_unavailable: .*pki@1\/tls\.crt.*\(ENOENT\)/,
+      /^http-ingestor payments_in: tls_unavailable: .*pki@1\/tls\.crt.*\(ENOENT\)/,
     );
     await node.dataPlane.start();
 

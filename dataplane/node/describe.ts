@@ -3,7 +3,9 @@
 // (quiesced during a reload), the transient errors and the counters. Details carry names, addresses and settings — TLS only as true/false, never a file
 // name's content, a key or a certificate.
 import type { ComponentDescription, RuntimeState, TransientError } from '../core/status.js';
+import { displayOf } from '../graph/display-names.js';
 import type {
+  DisplayNameRecords,
   GraphEmitter,
   GraphHttpIngestor,
   GraphMessageErrorPolicy,
@@ -17,9 +19,14 @@ import type { QuiesceState } from '../sources/quiesce-buffer.js';
 import type { ListenerState, ListenerStatus } from '../net/retrying-listener.js';
 import type { ListenerName, TargetCounts } from '../sources/http/telemetry.js';
 
-export interface HttpIngestorView {
+/** The component's resource name, and the graph's display names (decision 0025) to show it and its details. */
+interface Named {
   domain: string;
   name: string;
+  names?: DisplayNameRecords | undefined;
+}
+
+export interface HttpIngestorView extends Named {
   graphVersion: number;
   spec: GraphHttpIngestor;
   target: { state: QuiesceState; buffered: { items: number; bytes: number } } | undefined;
@@ -50,7 +57,7 @@ export function describeHttpIngestor(view: HttpIngestorView): ComponentDescripti
   return {
     domain: view.domain,
     kind: 'http-ingestor',
-    name: view.name,
+    ...names(view, 'httpIngestors'),
     graphVersion: view.graphVersion,
     state,
     transientError: listener.error ?? view.routeError,
@@ -59,21 +66,19 @@ export function describeHttpIngestor(view: HttpIngestorView): ComponentDescripti
     details: {
       hostnames: spec.hostnames,
       path: spec.path,
-      vhost: spec.vhost,
-      endpoint: spec.endpoint,
+      vhost: shown(view, 'vhosts', spec.vhost),
+      endpoint: shown(view, 'endpoints', spec.endpoint),
       tls: spec.tls !== undefined,
       listener: listenerDetails(listener.name, listener.status),
-      codec: spec.codec,
+      codec: shown(view, 'codecs', spec.codec),
       maxBodyBytes: spec.maxBodyBytes,
       quiesce: spec.quiesce,
-      routes: routeDetails(spec.routes),
+      routes: routeDetails(view, spec.routes),
     },
   };
 }
 
-export interface SyslogIngestorView {
-  domain: string;
-  name: string;
+export interface SyslogIngestorView extends Named {
   graphVersion: number;
   spec: GraphSyslogIngestor;
   client: GraphSyslogClient | undefined;
@@ -95,28 +100,26 @@ export function describeSyslogIngestor(view: SyslogIngestorView): ComponentDescr
   return {
     domain: view.domain,
     kind: 'syslog-ingestor',
-    name: view.name,
+    ...names(view, 'syslogIngestors'),
     graphVersion: view.graphVersion,
     state,
     transientError: listener?.transientError ?? null,
     backoffMs: state === 'Retrying' ? (listener?.status.backoffMs ?? null) : null,
     metrics: { ...view.metrics, ...listenerMetrics(listener) },
     details: {
-      client: spec.client,
+      client: shown(view, 'clients', spec.client),
       ...(client === undefined ? {} : clientDetails(client)),
       ...(listener === undefined
         ? {}
         : { listener: listenerDetails(client?.protocol ?? 'tcp', listener.status) }),
-      codec: spec.codec,
+      codec: shown(view, 'codecs', spec.codec),
       quiesce: spec.quiesce,
-      routes: routeDetails(spec.routes),
+      routes: routeDetails(view, spec.routes),
     },
   };
 }
 
-export interface EmitterDescriptionView {
-  domain: string;
-  name: string;
+export interface EmitterDescriptionView extends Named {
   graphVersion: number;
   spec: GraphEmitter;
   client: GraphSyslogClient | undefined;
@@ -130,20 +133,20 @@ export function describeEmitter(view: EmitterDescriptionView): ComponentDescript
   return {
     domain: view.domain,
     kind: 'emitter',
-    name: view.name,
+    ...names(view, 'emitters'),
     graphVersion: view.graphVersion,
     state,
     transientError: emitter?.transientError ?? null,
     backoffMs: state === 'Retrying' ? (emitter?.backoffMs ?? null) : null,
     metrics: { ...view.metrics, ...emitterMetrics(emitter) },
     details: {
-      from: spec.from,
-      client: spec.client,
+      from: shown(view, 'relays', spec.from),
+      client: shown(view, 'clients', spec.client),
       ...(client === undefined ? {} : clientDetails(client)),
-      codec: spec.codec,
+      codec: shown(view, 'codecs', spec.codec),
       retry: spec.retry,
       ...(spec.batch === undefined ? {} : { batch: spec.batch }),
-      onMessageError: policyLabel(spec.onMessageError),
+      onMessageError: policyLabel(view, spec.onMessageError),
     },
   };
 }
@@ -213,12 +216,28 @@ function listenerDetails(name: string, status: ListenerStatus): Record<string, u
 }
 
 /** Each route's target relay, and where its message errors go. */
-function routeDetails(routes: readonly GraphRoute[]): { to: string; onMessageError: string }[] {
-  return routes.map((route) => ({ to: route.to, onMessageError: policyLabel(route.onMessageError) }));
+function routeDetails(view: Named, routes: readonly GraphRoute[]): { to: string; onMessageError: string }[] {
+  return routes.map((route) => ({
+    to: shown(view, 'relays', route.to),
+    onMessageError: policyLabel(view, route.onMessageError),
+  }));
 }
 
-function policyLabel(policy: GraphMessageErrorPolicy): string {
-  return policy.action === 'LOG' ? 'LOG' : `SEND TO ${policy.relay}`;
+function policyLabel(view: Named, policy: GraphMessageErrorPolicy): string {
+  return policy.action === 'LOG' ? 'LOG' : `SEND TO ${shown(view, 'relays', policy.relay)}`;
+}
+
+/** `name`, and `displayName` when the graph shows the component otherwise. */
+function names(
+  view: Named,
+  record: 'httpIngestors' | 'syslogIngestors' | 'emitters',
+): { name: string; displayName?: string } {
+  const displayName = shown(view, record, view.name);
+  return displayName === view.name ? { name: view.name } : { name: view.name, displayName };
+}
+
+function shown(view: Named, record: Parameters<typeof displayOf>[1], name: string): string {
+  return displayOf(view, record, name);
 }
 
 function requestMetrics(counts: TargetCounts): Record<string, number> {

@@ -54,7 +54,7 @@ describe('DomainRuntime reload', () => {
     const joined = recordingSubscriber();
     subscriptions.subscribe('default', runtime.running!.topology, 'orders', joined);
     const target = () => runtime.targets.get('web-in')!.target;
-    const drops = (reason: string, kind = 'http-ingestor', name = 'web-in') =>
+    const drops = (reason: string, kind = 'http-ingestor', name = 'web_in') =>
       readCounter(registry, 'streamroute_drops_total', { kind, name, reason });
     return {
       runtime,
@@ -175,7 +175,7 @@ describe('DomainRuntime reload', () => {
       assert.equal(d.target().state, 'open', 'the held ingestor resumed');
       const pending = () => d.runtime.running!.topology.correlators.get('pay-last')!.pending('left');
       assert.equal(pending(), orders.length, 'the old correlator kept its pending records');
-      assert.equal(await d.drops('stopped', 'correlator', 'pay-last'), 0);
+      assert.equal(await d.drops('stopped', 'correlator', 'pay_last'), 0);
       d.target().deliver(order('o-2'), METADATA);
       assert.equal(pending(), orders.length + 1, 'the old correlator still runs');
       assert.deepEqual(
@@ -233,7 +233,7 @@ describe('DomainRuntime reload', () => {
       await assertVersionOneRuns(d, before, ['o-1']);
       assert.ok((await d.reload(everythingChanged(), 3)).ok, 'a later reload still works');
       assert.equal(
-        await d.drops('stopped', 'correlator', 'pay-last'),
+        await d.drops('stopped', 'correlator', 'pay_last'),
         2,
         'retired by the reload that worked',
       );

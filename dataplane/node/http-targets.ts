@@ -16,6 +16,7 @@
 // new entry; then the new one resumes. Requests the old one still holds go on to the new entry.
 import { isDeepStrictEqual } from 'node:util';
 import type { GraphDiff } from '../graph/diff.js';
+import { displayOf } from '../graph/display-names.js';
 import type { Graph, GraphHttpIngestor } from '../graph/types.js';
 import type { Clock } from '../core/clock.js';
 import type { IngestFn } from '../core/ingest.js';
@@ -33,6 +34,8 @@ export function targetName(domain: string, ingestor: string): string {
 
 interface Entry {
   spec: GraphHttpIngestor;
+  /** The ingestor's display name (decision 0025): its target is `<domain>/<shown>`. */
+  shown: string;
   target: IngestTarget;
 }
 
@@ -109,12 +112,12 @@ export class DomainHttpTargets implements SourceSwap {
       if (entry !== undefined) plan.retired.push(entry.target);
       plan.entries.delete(name);
     }
-    for (const name of diff.httpIngestors.changed)
-      this.#planChange(plan, name, graph.httpIngestors[name], entryOf(name));
+    for (const name of diff.httpIngestors.changed) this.#planChange(plan, name, graph, entryOf(name));
     for (const name of diff.httpIngestors.added) {
       const spec = graph.httpIngestors[name];
+      const shown = displayOf(graph, 'httpIngestors', name);
       if (spec !== undefined)
-        plan.entries.set(name, { spec, target: this.#create(name, spec, entryOf(name)) });
+        plan.entries.set(name, { spec, shown, target: this.#create(shown, spec, entryOf(name)) });
     }
     this.#plan = plan;
   }
@@ -148,28 +151,32 @@ export class DomainHttpTargets implements SourceSwap {
     this.#entries.clear();
   }
 
-  #planChange(plan: Plan, name: string, spec: GraphHttpIngestor | undefined, ingest: IngestFn): void {
+  #planChange(plan: Plan, name: string, graph: Graph, ingest: IngestFn): void {
     const entry = this.#entries.get(name);
+    const spec = graph.httpIngestors[name];
     if (entry === undefined || spec === undefined) return;
     plan.retarget.push([entry.target, ingest]);
-    if (sameTargetSettings(entry.spec, spec)) {
-      plan.entries.set(name, { spec, target: entry.target });
+    const shown = displayOf(graph, 'httpIngestors', name);
+    // A target counts under its display name: a new spelling is a new target, like new settings.
+    if (sameTargetSettings(entry.spec, spec) && entry.shown === shown) {
+      plan.entries.set(name, { spec, shown, target: entry.target });
       return;
     }
     // Quiesced from the start: whatever reaches it waits until the old target has drained.
-    const replacement = this.#create(name, spec, ingest);
+    const replacement = this.#create(shown, spec, ingest);
     replacement.quiesce();
     plan.replacements.push(replacement);
-    plan.entries.set(name, { spec, target: replacement });
+    plan.entries.set(name, { spec, shown, target: replacement });
   }
 
-  #create(name: string, spec: GraphHttpIngestor, ingest: IngestFn): IngestTarget {
+  /** `shown` is the ingestor's display name: what its target is named and counts under. */
+  #create(shown: string, spec: GraphHttpIngestor, ingest: IngestFn): IngestTarget {
     return createIngestTarget({
-      name: targetName(this.#domain, name),
+      name: targetName(this.#domain, shown),
       ingestor: spec,
       ingest,
       telemetry: this.#deps.http,
-      drops: this.#deps.runtime.component('http-ingestor', name),
+      drops: this.#deps.runtime.component('http-ingestor', shown),
       clock: this.#deps.clock,
     });
   }

@@ -37,6 +37,7 @@ export class Subscriptions {
     set.add(subscription);
     return {
       ok: true,
+      shown: relay.shown,
       unsubscribe: () => {
         subscription.detach();
         set.delete(subscription);
@@ -56,7 +57,7 @@ export class Subscriptions {
         set.delete(subscription);
         end(
           subscription.subscriber,
-          `relay ${subscription.relayName} was removed from domain ${topology.domain} by graph version ${version}`,
+          `relay ${subscription.relay.shown} was removed from domain ${topology.domain} by graph version ${version}`,
         );
         continue;
       }

@@ -24,7 +24,7 @@ import {
   type SyslogListenerStats,
 } from '../sources/syslog/syslog-listener.js';
 import type { IngestConnections } from '../net/ingest-connections.js';
-import { readSyslogTls, type SyslogTlsProblem } from '../net/syslog-tls-material.js';
+import { readSyslogTls, type SyslogTlsProblem, type TlsNames } from '../net/syslog-tls-material.js';
 
 export interface SyslogSlotDeps {
   domain: string;
@@ -46,6 +46,8 @@ export interface SyslogSlotServes {
   spec: GraphSyslogIngestor;
   client: GraphSyslogClient;
   deliver: IngestFn;
+  /** The ingestor's and its client's names as people read them (decision 0025), and the resources'. */
+  shown: { ingestor: string; tls: TlsNames };
 }
 
 /** What DESCRIBE INGESTOR shows of the listener. */
@@ -77,11 +79,14 @@ export class SyslogListenerSlot {
 
   readonly spec: GraphSyslogIngestor;
   readonly client: GraphSyslogClient;
+  readonly shown: SyslogSlotServes['shown'];
 
+  /** `name` is the ingestor's display name: what it logs and counts under. */
   constructor(name: string, serves: SyslogSlotServes, deps: SyslogSlotDeps) {
     this.#name = name;
     this.spec = serves.spec;
     this.client = serves.client;
+    this.shown = serves.shown;
     this.#deps = deps;
     this.#deliver = serves.deliver;
     this.#retry = deps.retry ?? DEFAULT_LISTEN_RETRY;
@@ -92,7 +97,7 @@ export class SyslogListenerSlot {
   /** Resolves after the first attempt: Running, or Retrying with the error. Never rejects. */
   async start(): Promise<void> {
     if (this.#stopped || this.#listener !== undefined) return;
-    const read = readSyslogTls(this.spec.client, this.client, this.#deps.domain, this.#deps.tls);
+    const read = readSyslogTls(this.shown.tls, this.client, this.#deps.domain, this.#deps.tls);
     if ('problem' in read) {
       this.#fail(read.problem);
       return;

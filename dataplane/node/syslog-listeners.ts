@@ -13,6 +13,8 @@
 //
 // A changed ingestor keeps its socket — and its connections — unless its client or ON QUIESCE changed;
 // then the old listener closes and a new one binds (connections see a close and reconnect).
+import { displayOf } from '../graph/display-names.js';
+import { tlsNames } from '../net/syslog-tls-material.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { IngestFn } from '../core/ingest.js';
 import type { TransientError } from '../core/status.js';
@@ -48,9 +50,9 @@ export class DomainSyslogListeners implements SourceSwap {
 
   /** Listeners that cannot run now (a port in use, TLS files that failed), with their error. */
   errors(): { name: string; error: TransientError }[] {
-    return [...this.#slots].flatMap(([name, slot]) => {
+    return [...this.#slots.values()].flatMap((slot) => {
       const error = slot.view.transientError;
-      return error === null ? [] : [{ name, error }];
+      return error === null ? [] : [{ name: slot.shown.ingestor, error }];
     });
   }
 
@@ -77,7 +79,11 @@ export class DomainSyslogListeners implements SourceSwap {
       if (spec === undefined || client === undefined) return undefined;
       // The topology builds every ingestor of the graph or fails; a gap here is a defect.
       if (entry === undefined) throw new Error(`topology of ${this.#deps.domain} has no ingestor ${name}`);
-      return { spec, client, deliver: entry.ingest };
+      const shown = {
+        ingestor: displayOf(graph, 'syslogIngestors', name),
+        tls: tlsNames(graph.names, spec.client),
+      };
+      return { spec, client, deliver: entry.ingest, shown };
     };
     const plan: Plan = { slots: new Map(this.#slots), retarget: [], retired: [], started: [] };
     for (const name of diff.syslogIngestors.removed) {
@@ -97,13 +103,14 @@ export class DomainSyslogListeners implements SourceSwap {
     const slot = this.#slots.get(name);
     if (slot === undefined || next === undefined) return;
     plan.retarget.push([slot, next.deliver]);
-    if (sameSocket(slot, next)) return;
+    // A slot logs and counts under its display name: a new spelling starts a new slot, like a new socket.
+    if (sameSocket(slot, next) && isDeepStrictEqual(slot.shown, next.shown)) return;
     plan.retired.push(slot);
     this.#planStart(plan, name, next);
   }
 
   #planStart(plan: Plan, name: string, next: SyslogSlotServes): void {
-    const slot = new SyslogListenerSlot(name, next, this.#deps);
+    const slot = new SyslogListenerSlot(next.shown.ingestor, next, this.#deps);
     plan.slots.set(name, slot);
     plan.started.push(slot);
   }

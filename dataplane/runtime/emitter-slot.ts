@@ -7,12 +7,17 @@ import type { Logger } from 'pino';
 import type { TransientError } from '../core/status.js';
 import type { Codec } from '../codecs/codec.js';
 import { SyslogEmitter, type EmitterStatus, type Resolver } from '../emitters/syslog-emitter.js';
-import type { GraphEmitter, GraphSyslogClient } from '../graph/types.js';
+import type { DisplayNameRecords, GraphEmitter, GraphSyslogClient } from '../graph/types.js';
 import type { TlsMaterialSource } from '../net/tls-contexts.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { HandleFailure } from '../flow/error-policy.js';
 import type { Relay } from '../flow/relay.js';
-import { readSyslogTls, type SyslogTlsFiles, type SyslogTlsProblem } from '../net/syslog-tls-material.js';
+import {
+  readSyslogTls,
+  tlsNames,
+  type SyslogTlsFiles,
+  type SyslogTlsProblem,
+} from '../net/syslog-tls-material.js';
 import type { ComponentTelemetry } from '../core/telemetry.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../core/throttled-drops.js';
 import { instantOf, type Instant, type RecordValues } from '../core/values.js';
@@ -22,6 +27,8 @@ const MAX_HELD_RECORDS = 10_000;
 
 export interface EmitterDeps {
   domain: string;
+  /** The graph's display names, for the client and resources its TLS errors name (decision 0025). */
+  names?: DisplayNameRecords | undefined;
   tls: TlsMaterialSource | undefined;
   resolve: Resolver | undefined;
   logger: Logger;
@@ -160,7 +167,8 @@ export class EmitterSlot {
   #open(): void {
     this.#timer = undefined;
     if (this.#stopped) return;
-    const read = readSyslogTls(this.spec.client, this.#parts.client, this.#deps.domain, this.#deps.tls);
+    const names = tlsNames(this.#deps.names, this.spec.client);
+    const read = readSyslogTls(names, this.#parts.client, this.#deps.domain, this.#deps.tls);
     if ('problem' in read) {
       this.#fail(read.problem);
       return;

@@ -35,7 +35,7 @@ describe('topology', () => {
       const h = harness(graphFromStatements(exampleStatements('quickstart')));
       await h.topology.ingestors.get('orders-in')!.ingest(utf8('{"order_id": "o-1"}'), HTTP_METADATA);
       assert.deepEqual(h.seen.get('orders'), []);
-      const labels = { domain: 'test', kind: 'http-ingestor', name: 'orders-in', reason: 'SR3003' };
+      const labels = { domain: 'test', kind: 'http-ingestor', name: 'orders_in', reason: 'SR3003' };
       assert.equal(await readCounter(h.registry, 'streamroute_message_errors_total', labels), 1);
       const line = h.logs.find((log) => log.msg === 'message error');
       assert.equal(line?.reason, 'key "amount" is missing');
@@ -126,7 +126,7 @@ describe('topology', () => {
       assert.deepEqual(built, {
         ok: false,
         errors: [
-          'http-ingestor orders-in: codec orders-json: the protobuf descriptor has no message shop.v1.Order',
+          'http-ingestor orders_in: codec orders_json: the protobuf descriptor has no message shop.v1.Order',
           'emitter out: TO SYSLOG none: no such client',
         ],
       });
@@ -140,7 +140,7 @@ describe('topology', () => {
       });
       const built = buildTopology(graph, deps());
       assert.ok(!built.ok);
-      assert.deepEqual(built.errors, ['http-ingestor orders-in: expression node literal has no type']);
+      assert.deepEqual(built.errors, ['http-ingestor orders_in: expression node literal has no type']);
     });
 
     it('builds again on the same registry (a hot reload reuses the counters)', () => {
@@ -213,6 +213,7 @@ describe('topology hot reload: building with the previous topology and the diff'
     return buildTopology(next, deps, { previous: h.topology, diff: diffGraphs(previous, next) });
   }
 
+  // Counted under the display name (decision 0025): the statement wrote pay_last.
   const stoppedDrops = (h: ReturnType<typeof harness>, name: string) =>
     readCounter(h.registry, 'streamroute_drops_total', { kind: 'correlator', name, reason: 'stopped' });
 
@@ -237,8 +238,8 @@ describe('topology hot reload: building with the previous topology and the diff'
     assert.notEqual(next.correlators.get('pay-last'), old.correlators.get('pay-last'));
     assert.equal(next.correlators.get('pay-first')!.pending('left'), 1, 'unchanged: pending records kept');
     assert.equal(next.correlators.get('pay-last')!.pending('left'), 0);
-    assert.equal(await stoppedDrops(h, 'pay-last'), 1);
-    assert.equal(await stoppedDrops(h, 'pay-first'), 0);
+    assert.equal(await stoppedDrops(h, 'pay_last'), 1);
+    assert.equal(await stoppedDrops(h, 'pay_first'), 0);
     assert.equal(next.relays.get('orders')!.consumerCount, consumers, 'the old pay-last unsubscribed');
 
     // The old topology was handed over: stopping it must not stop what the new one runs.
@@ -272,11 +273,11 @@ describe('topology hot reload: building with the previous topology and the diff'
     });
     const built = reload(h, before, after);
     assert.ok(!built.ok);
-    assert.deepEqual(built.errors, ['http-ingestor web-in: expression node literal has no type']);
+    assert.deepEqual(built.errors, ['http-ingestor web_in: expression node literal has no type']);
     assert.equal(h.topology.correlators.get('pay-last')!.pending('left'), 1);
     assert.equal(h.topology.relays.get('orders')!.consumerCount, consumers);
-    assert.equal(await stoppedDrops(h, 'pay-last'), 0);
+    assert.equal(await stoppedDrops(h, 'pay_last'), 0);
     h.topology.stop(); // still its own: stopping it stops its correlators
-    assert.equal(await stoppedDrops(h, 'pay-last'), 1);
+    assert.equal(await stoppedDrops(h, 'pay_last'), 1);
   });
 });

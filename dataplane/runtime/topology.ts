@@ -19,11 +19,15 @@
 //                    topology owns the parts). It cannot fail.
 //
 // `buildTopology` does both at once (a first build, tests, benchmarks).
+//
+// Names: parts are keyed by resource name; what they log and the `name` label they count under are the
+// graph's display names (decision 0025: `Orders_In` for an object a statement made).
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createCodec, type Codec } from '../codecs/codec.js';
 import { isUnchanged, type ComponentRecord, type GraphDiff } from '../graph/diff.js';
-import type { Graph, GraphEmitter, GraphRoute, GraphSchema } from '../graph/types.js';
+import { displayOf } from '../graph/display-names.js';
+import type { DisplayRecord, Graph, GraphEmitter, GraphRoute, GraphSchema } from '../graph/types.js';
 import type { Clock } from '../core/clock.js';
 import { CorrelatorNode } from './correlator-node.js';
 import { EmitterSlot } from './emitter-slot.js';
@@ -187,20 +191,21 @@ class TopologyBuilder {
         this.#relays.set(name, kept);
         continue;
       }
-      const schema = this.#attempt(`relay ${name}`, () => schemaOf(graph, spec.schema));
+      const shown = displayOf(graph, 'relays', name);
+      const schema = this.#attempt(`relay ${shown}`, () => schemaOf(graph, spec.schema));
       if (schema !== undefined)
-        this.#relays.set(name, new Relay(name, schema, this.#component('relay', name)));
+        this.#relays.set(name, new Relay(name, schema, this.#component('relay', name), shown));
     }
     const ingestors = this.#ingestors();
     const junctions = this.#each(
       graph.junctions,
       'junction',
-      (name, spec, context) => new Junction(name, spec, context),
+      (shown, spec, context) => new Junction(shown, spec, context),
     );
     const correlators = this.#each(
       graph.correlators,
       'correlator',
-      (name, spec, context) => new CorrelatorNode(name, spec, { ...context, clock: this.#clock }),
+      (shown, spec, context) => new CorrelatorNode(shown, spec, { ...context, clock: this.#clock }),
     );
     const emitters = this.#emitters();
     return { relays: this.#relays, ingestors, junctions, correlators, emitters };
@@ -218,7 +223,7 @@ class TopologyBuilder {
     for (const [name, kind, record, spec] of [...http, ...syslog]) {
       const built =
         this.#keep(record, name, this.#reuse?.previous.ingestors) ??
-        this.#attempt(`${kind} ${name}`, () => this.#ingestor(name, kind, spec));
+        this.#attempt(`${kind} ${displayOf(graph, record, name)}`, () => this.#ingestor(name, kind, spec));
       if (built !== undefined) ingestors.set(name, built);
     }
     return ingestors;
@@ -229,22 +234,25 @@ class TopologyBuilder {
     for (const [name, spec] of Object.entries(this.#graph.emitters)) {
       const built =
         this.#keep('emitters', name, this.#reuse?.previous.emitters) ??
-        this.#attempt(`emitter ${name}`, () => this.#emitter(name, spec));
+        this.#attempt(`emitter ${displayOf(this.#graph, 'emitters', name)}`, () => this.#emitter(name, spec));
       if (built !== undefined) emitters.set(name, built);
     }
     return emitters;
   }
 
   #emitter(name: string, spec: GraphEmitter): EmitterSlot {
+    const graph = this.#graph;
     const relay = this.#relays.get(spec.from);
     if (relay === undefined) throw new GraphBuildError(`FROM ${spec.from}: no such relay`);
-    const client = this.#graph.clients[spec.client];
+    const client = graph.clients[spec.client];
     if (client === undefined) throw new GraphBuildError(`TO SYSLOG ${spec.client}: no such client`);
     const codec = this.#codec(spec.codec);
-    if (codec.encode === undefined) throw new GraphBuildError(`codec ${spec.codec} cannot encode`);
+    if (codec.encode === undefined)
+      throw new GraphBuildError(`codec ${displayOf(graph, 'codecs', spec.codec)} cannot encode`);
     const telemetry = this.#component('emitter', name);
+    const shown = displayOf(graph, 'emitters', name);
     const onMessageError = compileErrorPolicy(spec.onMessageError, {
-      route: `emitter ${name}`,
+      route: `emitter ${shown}`,
       relays: this.#relays,
       telemetry,
       expressions: this.#expressions,
@@ -253,11 +261,12 @@ class TopologyBuilder {
     });
     const deps = this.#deps;
     return new EmitterSlot(
-      name,
+      shown,
       spec,
       { relay, client, codec, onMessageError, telemetry },
       {
-        domain: this.#graph.domain,
+        domain: graph.domain,
+        names: graph.names,
         tls: deps.tls,
         resolve: deps.resolve,
         logger: deps.logger,
@@ -285,7 +294,7 @@ class TopologyBuilder {
     const spec = this.#graph.codecs[name];
     if (spec === undefined) throw new GraphBuildError(`no codec ${name}`);
     const made = createCodec(spec, schemaOf(this.#graph, spec.schema));
-    if (!made.ok) throw new GraphBuildError(`codec ${name}: ${made.error}`);
+    if (!made.ok) throw new GraphBuildError(`codec ${displayOf(this.#graph, 'codecs', name)}: ${made.error}`);
     this.#codecs.set(name, made.codec);
     return made.codec;
   }
@@ -299,9 +308,12 @@ class TopologyBuilder {
     const record = kind === 'junction' ? 'junctions' : 'correlators';
     const previous = this.#reuse?.previous[record] as ReadonlyMap<string, T> | undefined;
     for (const [name, spec] of Object.entries(specs)) {
+      const shown = displayOf(this.#graph, record, name);
       const part =
         this.#keep(record, name, previous) ??
-        this.#attempt(`${kind} ${name}`, () => make(name, spec, this.#context(this.#component(kind, name))));
+        this.#attempt(`${kind} ${shown}`, () =>
+          make(shown, spec, this.#context(this.#component(kind, name))),
+        );
       if (part !== undefined) built.set(name, part);
     }
     return built;
@@ -323,8 +335,9 @@ class TopologyBuilder {
     return { relays: this.#relays, telemetry, expressions: this.#expressions };
   }
 
-  #component(kind: ComponentKind, name: string): ComponentTelemetry {
-    return this.#telemetry.component(kind, name);
+  /** The part's events, counted and logged under its display name. */
+  #component(kind: Exclude<ComponentKind, 'subscriber'>, name: string): ComponentTelemetry {
+    return this.#telemetry.component(kind, displayOf(this.#graph, RECORD_OF[kind], name));
   }
 
   #attempt<T>(where: string, build: () => T): T | undefined {
@@ -337,6 +350,15 @@ class TopologyBuilder {
     }
   }
 }
+
+const RECORD_OF: Record<Exclude<ComponentKind, 'subscriber'>, DisplayRecord> = {
+  relay: 'relays',
+  'http-ingestor': 'httpIngestors',
+  'syslog-ingestor': 'syslogIngestors',
+  junction: 'junctions',
+  correlator: 'correlators',
+  emitter: 'emitters',
+};
 
 function schemaOf(graph: Graph, name: string): GraphSchema {
   const schema = graph.schemas[name];

@@ -115,7 +115,13 @@ export function addNodeCommands(
       }
       const nodeTarget = targetOf(command);
       try {
-        const base = { target: nodeTarget, subscription, relay, signal: interrupt.signal };
+        const base = {
+          target: nodeTarget,
+          subscription,
+          relay,
+          relayWritten: command.args[1],
+          signal: interrupt.signal,
+        };
         exit(
           await runSubscribe(
             options.buffer === undefined ? base : { ...base, buffer: options.buffer },
@@ -140,10 +146,13 @@ export function addNodeCommands(
         const json = options.json === true;
         const cluster = clusterFor(command);
         if (cluster !== undefined) {
-          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, json }, output));
+          // `written`: the name as typed, for saying that it names nothing (decision 0025)
+          const written = command.args[1];
+          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, written, json }, output));
           return;
         }
-        exit(await runDescribe({ target: targetOf(command), kind, name, json }, output));
+        const written = command.args[1];
+        exit(await runDescribe({ target: targetOf(command), kind, name, written, json }, output));
       },
     );
 

@@ -1,13 +1,14 @@
 // Command-line values of the node commands, checked as commander parses them (a bad one is exit 2 with
-// the reason): names are statement identifiers, mapped as statements map them.
+// the reason): a name is a statement identifier, mapped as statements map them, or a resource name
+// (docs/decisions/0025-names-as-typed.md).
 import { InvalidArgumentError } from 'commander';
 import type { DescribedKind } from '../../dataplane/core/status.js';
-import { identifierToName } from '../api/names.js';
+import { nameFromEither } from '../api/display-names.js';
 import { domainProblem, parseServer, type Server } from './endpoint.js';
 
-/** `order_events` → `order-events`; `order-events` is refused, as it is in a statement. */
-export function nameArgument(identifier: string): string {
-  const mapped = identifierToName(identifier);
+/** `Order_Events` and `order_events` → `order-events`; `order-events` as it is. */
+export function nameArgument(written: string): string {
+  const mapped = nameFromEither(written);
   if (!mapped.ok) throw new InvalidArgumentError(`${mapped.reason}.`);
   return mapped.name;
 }

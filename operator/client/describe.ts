@@ -12,6 +12,8 @@ export interface DescribeOptions {
   kind: DescribedKind;
   /** The resource name (the identifier already mapped). */
   name: string;
+  /** The name as the user wrote it, for saying that it names nothing. */
+  written?: string | undefined;
   json: boolean;
 }
 
@@ -26,7 +28,9 @@ export async function runDescribe(options: DescribeOptions, output: Output): Pro
     decodeDescription,
   );
   if (!answer.ok) {
-    output.err(`streamroute: ${answer.error.message}`);
+    const { code, message } = answer.error;
+    const missing = `there is no ${options.kind} ${options.written ?? options.name} in domain ${options.target.domain} on this node`;
+    output.err(`streamroute: ${code === 'unknown_component' ? missing : message}`);
     return EXIT.invalid;
   }
   output.out(options.json ? JSON.stringify(answer.value, null, 2) : describeText(answer.value));

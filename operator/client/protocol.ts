@@ -114,17 +114,20 @@ const STATEMENTS_REPLY = shape({
 
 const ERROR_REPLY = shape({ error: shape({ code: string, message: string }) });
 
-const DESCRIPTION = shape({
-  domain: string,
-  kind: oneOf('http-ingestor', 'syslog-ingestor', 'emitter'),
-  name: string,
-  graphVersion: integer,
-  state: string,
-  transientError: nullable(shape({ code: string, message: string, since: string })),
-  backoffMs: nullable(number),
-  metrics: recordOf(number),
-  details: object,
-});
+const DESCRIPTION = shape(
+  {
+    domain: string,
+    kind: oneOf('http-ingestor', 'syslog-ingestor', 'emitter'),
+    name: string,
+    graphVersion: integer,
+    state: string,
+    transientError: nullable(shape({ code: string, message: string, since: string })),
+    backoffMs: nullable(number),
+    metrics: recordOf(number),
+    details: object,
+  },
+  { displayName: string },
+);
 
 /** A reply that fits, or in words where it does not: `results[2].status: expected one of ok, …`. */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; problem: string };

@@ -18,6 +18,8 @@ export interface SubscribeOptions {
   /** Resource names (identifiers already mapped). */
   subscription: string;
   relay: string;
+  /** The relay as the user wrote it, for saying that it names nothing. */
+  relayWritten?: string | undefined;
   /** How many records the node keeps for this subscriber before dropping the oldest (`?buffer=N`). */
   buffer?: number;
   /** Aborting it (SIGINT, SIGTERM, a test) closes the stream and exits 0. */
@@ -33,7 +35,11 @@ export async function runSubscribe(options: SubscribeOptions, output: Output): P
   if (response === undefined) return EXIT.ok;
   if (response.statusCode !== 200) {
     const answer = await errorAnswer(response, target.server);
-    if (!answer.ok) output.err(`streamroute: ${answer.error.message}`);
+    if (!answer.ok) {
+      const { code, message } = answer.error;
+      const missing = `domain ${target.domain} has no relay ${options.relayWritten ?? options.relay} on this node`;
+      output.err(`streamroute: ${code === 'unknown_relay' ? missing : message}`);
+    }
     return EXIT.invalid;
   }
   if (!isNdjson(response)) {
@@ -74,7 +80,7 @@ async function printRecords(
     );
   }
   output.err(
-    `streamroute: the node ended the subscription ${options.subscription} to relay ${options.relay} (the relay was removed or the node stopped)`,
+    `streamroute: the node ended the subscription ${options.subscription} to relay ${options.relayWritten ?? options.relay} (the relay was removed or the node stopped)`,
   );
   return EXIT.invalid;
 }

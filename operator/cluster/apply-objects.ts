@@ -5,7 +5,7 @@
 import type { GraphObject } from '../api/index.js';
 import { pluralOf } from '../controller/cluster-objects.js';
 import type { ObjectKey } from '../diagnostics/diagnostic.js';
-import { identifier } from '../language/print-literals.js';
+import { displayName } from '../api/display-names.js';
 import { FIELD_MANAGER, corePath, customPath } from '../../dataplane/kube/contract.js';
 import { isStatus, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { KIND_WORDS } from '../node/statement-tag.js';
@@ -15,10 +15,13 @@ import { buildVersionObject, type VersionFile } from './resource-versions.js';
 
 export type ApplyResult = 'created' | 'configured' | 'unchanged';
 
-/** `relay orders`, `http endpoint ingestor orders_in`. */
-export function objectWords(key: ObjectKey): string {
+/** `relay orders`, `http endpoint ingestor Orders_In` (an object by its display name, decision 0025). */
+export function objectWords(
+  key: ObjectKey | { kind: string; metadata: { name: string; annotations?: Record<string, string> } },
+): string {
   const word = (KIND_WORDS as Record<string, string>)[key.kind] ?? key.kind;
-  return `${word.toLowerCase()} ${identifier(key.name)}`;
+  const name = 'metadata' in key ? displayName(key) : (key.display ?? key.name);
+  return `${word.toLowerCase()} ${name}`;
 }
 
 /** Created (not listed before), unchanged (same spec), or configured. */

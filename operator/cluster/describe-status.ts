@@ -2,7 +2,7 @@
 // Accepted and Ready conditions and the roll-up of the data-plane nodes' reports (how many run it, how
 // many report a transient error with a few samples, and the graph versions the nodes run). The same
 // `key: value` layout as the embedded node's DESCRIBE (describe-text.ts).
-import { identifier } from '../language/print-literals.js';
+import { displayName } from '../api/display-names.js';
 import type { ListedObject } from './cluster-objects.js';
 
 interface Condition {
@@ -24,7 +24,7 @@ interface NodeRollup {
 export function describeStatus(object: ListedObject): string {
   const status = object.status ?? {};
   const { namespace = '', generation } = object.metadata;
-  const lines = [`${object.kind} ${identifier(object.metadata.name)} (domain ${namespace})`];
+  const lines = [`${object.kind} ${displayName(object)} (domain ${namespace})`];
   const observed = status['observedGeneration'];
   if (generation !== undefined) {
     lines.push(

@@ -4,7 +4,6 @@
 import { Option, type Command } from 'commander';
 import { customPath } from '../../dataplane/kube/contract.js';
 import { isStatus } from '../../dataplane/kube-client/kube-api.js';
-import { nameToIdentifier } from '../api/names.js';
 import { EXIT, type Output } from '../client/report.js';
 import type { ListedObject } from './cluster-objects.js';
 import {
@@ -105,7 +104,7 @@ const DESCRIBED_PLURALS = {
  * `{"status": …, "nodes": [{"node", "pod", "description" | "error"}]}`.
  */
 export async function runClusterDescribe(
-  options: LiveDescribeOptions & { json: boolean },
+  options: LiveDescribeOptions & { json: boolean; written?: string | undefined },
   output: Output,
 ): Promise<number> {
   const { api, namespace } = options.cluster;
@@ -125,7 +124,7 @@ export async function runClusterDescribe(
     return EXIT.ok;
   }
   output.err(
-    `streamroute: there is no ${options.kind} ${nameToIdentifier(options.name)} in domain ${namespace}`,
+    `streamroute: there is no ${options.kind} ${options.written ?? options.name} in domain ${namespace}`,
   );
   return EXIT.invalid;
 }

@@ -10,7 +10,7 @@ import type { GraphObject } from '../api/index.js';
 import { formatDiagnostic, SourceMap, type Diagnostic, type ObjectKey } from '../diagnostics/diagnostic.js';
 import type { Statement, UploadResourceStatement } from '../language/ast.js';
 import { statementsToObjects } from '../language/convert.js';
-import { identifier } from '../language/print-literals.js';
+import { DisplayNames, displayName } from '../api/display-names.js';
 import { printObject } from '../language/print.js';
 import { bindLatest } from '../compiler/bind-latest.js';
 import { Candidate, type Change } from '../node/candidate.js';
@@ -26,7 +26,15 @@ import { latestVersions, type VersionFile } from './resource-versions.js';
 export type Step =
   | { type: 'output'; text: string }
   | { type: 'apply'; objects: GraphObject[]; drops: ObjectKey[]; transaction: boolean }
-  | { type: 'upload'; resource: string; directory: string; files: VersionFile[]; predicted: number };
+  | {
+      type: 'upload';
+      resource: string;
+      /** The resource as the statement wrote it. */
+      written: string;
+      directory: string;
+      files: VersionFile[];
+      predicted: number;
+    };
 
 /** A script's upload: the directory as read where the CLI runs, in UPLOAD RESOURCE order. */
 export interface ScriptUpload {
@@ -127,10 +135,13 @@ class Planner {
       return this.#output(showTable(statement.what, this.#shown(), latest));
     }
     const found = this.#find(statement);
-    if (statement.type === 'show-create') return this.#output(printObject(found.object));
+    if (statement.type === 'show-create') {
+      const names = new DisplayNames(this.#shown().map(({ object }) => object));
+      return this.#output(printObject(found.object, names));
+    }
     const listed = this.#domain.listed.get(idOf(found.object));
     if (listed === undefined) {
-      const what = `${statement.kind.toUpperCase()} ${identifier(statement.name)}`;
+      const what = `${statement.kind.toUpperCase()} ${displayName(found.object)}`;
       throw this.#failure(statement, `${what} is not applied yet: DESCRIBE shows what the cluster reports`);
     }
     this.#output(describeStatus(listed));
@@ -220,7 +231,7 @@ class Planner {
   #upload(statement: UploadResourceStatement): void {
     const upload = this.#uploads.shift();
     if (upload === undefined) throw new Error('an UPLOAD RESOURCE statement without its upload');
-    const name = identifier(statement.name);
+    const name = statement.identifier;
     if (this.#view().find(['Resource'], statement.name) === undefined) {
       const message = `UPLOAD RESOURCE: there is no Resource ${name} in domain ${this.#domain.namespace}; run CREATE RESOURCE ${name} first`;
       throw new Refusal([
@@ -235,6 +246,7 @@ class Planner {
     this.#steps.push({
       type: 'upload',
       resource: statement.name,
+      written: statement.identifier,
       directory: upload.directory,
       files: upload.files,
       predicted,
@@ -249,7 +261,7 @@ class Planner {
   #find(statement: Extract<Statement, { type: 'show-create' | 'describe' }>): ShownObject {
     const found = this.#view().find(kindsOf(statement.kind), statement.name);
     if (found !== undefined) return found;
-    const what = `${kindsOf(statement.kind).join(' or ')} ${identifier(statement.name)}`;
+    const what = `${kindsOf(statement.kind).join(' or ')} ${statement.identifier}`;
     const message = `there is no ${what} in domain ${this.#domain.namespace}`;
     throw new Refusal([
       formatDiagnostic({ code: 'SR2001', severity: 'error', message, location: statement.location }),

@@ -7,7 +7,6 @@ import { formatDiagnostic, type SourceLocation } from '../diagnostics/diagnostic
 import type { GraphObject } from '../api/index.js';
 import { prepareCompile } from '../compiler/index.js';
 import { parseScript } from '../language/parse.js';
-import { identifier } from '../language/print-literals.js';
 import { bindLatest } from '../compiler/bind-latest.js';
 import { checkTransactions } from '../node/check-transactions.js';
 import { sortByPlace } from '../node/domain-commit.js';
@@ -146,7 +145,7 @@ async function runStep(run: StepContext, step: Step, output: Output): Promise<vo
       first: step.predicted,
     });
     latest.set(step.resource, version);
-    output.out(`uploaded resource ${identifier(step.resource)} version ${version}`);
+    output.out(`uploaded resource ${step.written} version ${version}`);
     return;
   }
   const bound: GraphObject[] = step.objects.map((object) =>
@@ -162,7 +161,7 @@ async function runStep(run: StepContext, step: Step, output: Output): Promise<vo
       metadata: { ...object.metadata },
       spec: object.spec,
     });
-    output.out(`${result} ${objectWords({ kind: object.kind, name: object.metadata.name })}`);
+    output.out(`${result} ${objectWords(object)}`);
   }
   for (const key of step.drops) {
     const deleted = await deleteObject(api, namespace, key);

@@ -1,7 +1,14 @@
 // Lowers the accepted objects of a compile to the Graph the data plane runs (dataplane/graph/types.ts).
 // Vhosts, endpoints, wire schemas and resources have no entries of their own: what the runtime needs of
-// them is inlined where they are used.
-import { GRAPH_API_VERSION, type Graph } from '../../dataplane/graph/types.js';
+// them is inlined where they are used. Display names go in `names` (decision 0025), for the accepted
+// objects whose display differs from their resource name.
+import {
+  GRAPH_API_VERSION,
+  type DisplayNameRecords,
+  type DisplayRecord,
+  type Graph,
+} from '../../dataplane/graph/types.js';
+import { displayName } from '../api/display-names.js';
 import type { GraphKind, GraphObject } from '../api/index.js';
 import type { CompileContext } from './context.js';
 import { required } from './internal-error.js';
@@ -52,5 +59,34 @@ export function lowerGraph(ctx: CompileContext): Graph {
     (correlator) => (graph.correlators[correlator.metadata.name] = lowerCorrelator(ctx, correlator)),
   );
   each('Emitter', (emitter) => (graph.emitters[emitter.metadata.name] = lowerEmitter(ctx, emitter)));
+  const names = displayNames(ctx);
+  if (Object.keys(names).length > 0) graph.names = names;
   return graph;
+}
+
+const DISPLAY_RECORD: Partial<Record<GraphKind, DisplayRecord>> = {
+  Schema: 'schemas',
+  Codec: 'codecs',
+  Relay: 'relays',
+  SyslogClient: 'clients',
+  HttpIngestor: 'httpIngestors',
+  SyslogIngestor: 'syslogIngestors',
+  Junction: 'junctions',
+  Correlator: 'correlators',
+  Emitter: 'emitters',
+  Endpoint: 'endpoints',
+  Vhost: 'vhosts',
+  Resource: 'resources',
+};
+
+function displayNames(ctx: CompileContext): DisplayNameRecords {
+  const names: DisplayNameRecords = {};
+  for (const object of ctx.objects()) {
+    const record = DISPLAY_RECORD[object.kind];
+    const shown = displayName(object);
+    const { name } = object.metadata;
+    if (record === undefined || shown === name || ctx.accepted(object.kind, name) === undefined) continue;
+    (names[record] ??= {})[name] = shown;
+  }
+  return names;
 }

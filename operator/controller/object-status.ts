@@ -33,7 +33,10 @@ export function acceptedCondition(
       ? `generation ${outcome.generation} is not running`
       : `generation ${outcome.generation} is not accepted; generation ${outcome.running} keeps running`;
   if (outcome.verdict.status === 'waiting') {
-    const on = outcome.verdict.on.map(objectKeyString).join(', ');
+    // `Kind/name`, the name as people read it (decision 0025: `Relay/Orders_In` for a statement's).
+    const on = outcome.verdict.on
+      .map((key) => objectKeyString({ ...key, name: key.display ?? key.name }))
+      .join(', ');
     return {
       type: ACCEPTED,
       status: 'False',

@@ -5,6 +5,7 @@
 import type { Statement } from './ast.js';
 import type { Diagnostic, ObjectKey, SourceLocation } from '../diagnostics/diagnostic.js';
 import { identifierToName } from '../api/names.js';
+import { nameFromEither } from '../api/display-names.js';
 import { readConfig } from './config-block.js';
 import { readDuration, readSize } from '../api/literals.js';
 import { reservedWireSchema, type WireSchemaUse } from './reserved-names.js';
@@ -142,8 +143,16 @@ function named(
   location: SourceLocation,
 ): Statement {
   const { identifier, ...rest } = raw;
+  const written = String(identifier.value);
+  // DESCRIBE and SHOW CREATE only read an object that exists: its resource name (`orders-in`, as SHOW
+  // prints a YAML object) names it as well as an identifier does (decision 0025).
+  const either = raw.type === 'describe' || raw.type === 'show-create' ? nameFromEither(written) : undefined;
+  if (either?.ok === true) {
+    resolver.record('metadata.name', identifier.at);
+    return { ...rest, identifier: written, name: either.name, location };
+  }
   const name = resolver.name(identifier, 'metadata.name');
-  return { ...rest, identifier: String(identifier.value), name, location };
+  return { ...rest, identifier: written, name, location };
 }
 
 function declaration(

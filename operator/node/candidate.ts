@@ -7,7 +7,7 @@ import type { GraphKind, GraphObject } from '../api/index.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { objectKeyString, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DeclarationStatement, DropStatement } from '../language/ast.js';
-import { identifier } from '../language/print-literals.js';
+import { displayName } from '../api/display-names.js';
 import type { DomainState, ManifestObject } from './domain-state.js';
 import { objectId } from './object-store.js';
 import type { ShownObject } from './show-output.js';
@@ -48,9 +48,19 @@ export class Candidate {
     return this.shown().find(({ object }) => kinds.includes(object.kind) && object.metadata.name === name);
   }
 
+  /**
+   * `Kind name` for a message about the object a statement names: an existing object by its display
+   * name, one that does not exist as the statement wrote it (decision 0025).
+   */
+  #what(kinds: readonly GraphKind[], statement: { name: string; identifier: string }): string {
+    const found = this.find(kinds, statement.name)?.object;
+    if (found === undefined) return `${kinds.join(' or ')} ${statement.identifier}`;
+    return `${found.kind} ${displayName(found)}`;
+  }
+
   /** CREATE [OR REPLACE | IF NOT EXISTS] or ALTER, with the object the statement converts to. */
   declare(statement: DeclarationStatement, object: GraphObject): Change {
-    const what = `${statement.kind} ${identifier(statement.name)}`;
+    const what = this.#what([statement.kind], statement);
     const owner = this.#manifestFile([statement.kind], statement.name);
     const exists = this.#statements.has(objectId(object));
     if (statement.type === 'create' && statement.ifNotExists && (owner !== undefined || exists)) {
@@ -83,7 +93,7 @@ export class Candidate {
 
   drop(statement: DropStatement): Change {
     const kinds = kindsOf(statement.kind);
-    const what = `${kinds.join(' or ')} ${identifier(statement.name)}`;
+    const what = this.#what(kinds, statement);
     const owner = this.#manifestFile(kinds, statement.name);
     if (owner !== undefined) {
       return fail('SR1018', `${what} is declared in ${owner}; change it there`, statement.location);

@@ -4,7 +4,7 @@ import type { ComponentDescription } from '../../dataplane/core/status.js';
 
 export function describeText(description: ComponentDescription): string {
   const lines = [
-    `${description.kind} ${description.name} (domain ${description.domain}, graph version ${description.graphVersion})`,
+    `${description.kind} ${description.displayName ?? description.name} (domain ${description.domain}, graph version ${description.graphVersion})`,
     `state: ${description.state}`,
   ];
   const error = description.transientError;

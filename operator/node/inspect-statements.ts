@@ -9,7 +9,7 @@ import type {
   ShowStatement,
   UploadResourceStatement,
 } from '../language/ast.js';
-import { identifier } from '../language/print-literals.js';
+import { DisplayNames, displayName } from '../api/display-names.js';
 import { printObject } from '../language/print.js';
 import type { ComponentDescription, DescribedKind } from '../../dataplane/core/status.js';
 import { describeText } from './describe-text.js';
@@ -39,7 +39,8 @@ export function runShow(
 export function runShowCreate(statement: ShowCreateStatement, view: Candidate): StatementOutcome {
   const found = view.find(kindsOf(statement.kind), statement.name);
   if (found === undefined) return missing(statement, view);
-  return { status: 'ok', output: printObject(found.object) };
+  const names = new DisplayNames(view.shown().map(({ object }) => object));
+  return { status: 'ok', output: printObject(found.object, names) };
 }
 
 export async function runDescribe(
@@ -57,7 +58,7 @@ export async function runDescribe(
     return failed(statement, `DESCRIBE failed: ${messageOf(error)}`);
   }
   if (description === undefined) {
-    const what = `${found.object.kind} ${identifier(statement.name)}`;
+    const what = `${found.object.kind} ${displayName(found.object)}`;
     return failed(statement, `${what} is not running on this node (it runs once its batch is committed)`);
   }
   return { status: 'ok', output: describeText(description) };
@@ -76,8 +77,9 @@ export async function runUpload(
   context: UploadContext,
 ): Promise<StatementOutcome> {
   const { view, resources } = context;
-  if (view.find(['Resource'], statement.name) === undefined) {
-    const message = `UPLOAD RESOURCE: there is no Resource ${identifier(statement.name)} in domain ${view.domain}; run CREATE RESOURCE ${identifier(statement.name)} first`;
+  const found = view.find(['Resource'], statement.name);
+  if (found === undefined) {
+    const message = `UPLOAD RESOURCE: there is no Resource ${statement.identifier} in domain ${view.domain}; run CREATE RESOURCE ${statement.identifier} first`;
     return { status: 'error', diagnostics: [formatDiagnostic(error(message, statement))] };
   }
   if (upload.files.length === 0)
@@ -92,12 +94,12 @@ export async function runUpload(
   return {
     status: 'ok',
     resourceVersion: version,
-    output: `uploaded ${upload.directory} as version ${version} of resource ${identifier(statement.name)} (${files})`,
+    output: `uploaded ${upload.directory} as version ${version} of resource ${displayName(found.object)} (${files})`,
   };
 }
 
 function missing(statement: ShowCreateStatement | DescribeStatement, view: Candidate): StatementOutcome {
-  const what = `${kindsOf(statement.kind).join(' or ')} ${identifier(statement.name)}`;
+  const what = `${kindsOf(statement.kind).join(' or ')} ${statement.identifier}`;
   const message = `there is no ${what} in domain ${view.domain}`;
   return { status: 'error', diagnostics: [formatDiagnostic(error(message, statement))] };
 }

@@ -1,8 +1,10 @@
 // SHOW <kinds> as a plain table: the names, a column or two that say what each object is, and where it
 // is declared (a manifest file, or `statement`). Columns are padded to line up; rows come by name.
+// Every name is a display name (decision 0025): `Orders_In` for an object a statement made, the resource
+// name `orders-in` for one from YAML, and a reference by its target's display name.
+import { DisplayNames, displayName } from '../api/display-names.js';
 import type { GraphKind, GraphObject, SpecByKind } from '../api/index.js';
 import type { ShowTarget } from '../language/ast.js';
-import { identifier } from '../language/print-literals.js';
 
 /** An object with the manifest file that declares it (none for statement objects). */
 export interface ShownObject {
@@ -10,10 +12,21 @@ export interface ShownObject {
   file?: string | undefined;
 }
 
-type Column<K extends GraphKind> = readonly [header: string, value: (spec: SpecByKind[K]) => string];
+/** A reference's display name, as seen from the object holding it. */
+type Ref = (kind: GraphKind, name: string) => string;
 
-const names = (list: readonly string[]): string => list.map(identifier).join(', ');
-const routesTo = (spec: { routes: readonly { to: string }[] }): string => names(spec.routes.map((r) => r.to));
+type Column<K extends GraphKind> = readonly [
+  header: string,
+  value: (spec: SpecByKind[K], ref: Ref) => string,
+];
+
+const relays = (list: readonly string[], ref: Ref): string =>
+  list.map((relay) => ref('Relay', relay)).join(', ');
+const routesTo = (spec: { routes: readonly { to: string }[] }, ref: Ref): string =>
+  relays(
+    spec.routes.map((r) => r.to),
+    ref,
+  );
 
 const COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   Schema: [['FIELDS', (spec) => String(spec.fields.length)]],
@@ -24,15 +37,15 @@ const COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   Resource: [],
   Codec: [
     ['FROM', codecSource],
-    ['SCHEMA', (spec) => identifier(spec.schema)],
+    ['SCHEMA', (spec, ref) => ref('Schema', spec.schema)],
   ],
-  Relay: [['SCHEMA', (spec) => identifier(spec.schema)]],
+  Relay: [['SCHEMA', (spec, ref) => ref('Schema', spec.schema)]],
   Vhost: [
     ['HOSTS', (spec) => spec.hostnames.join(', ')],
     ['TLS', (spec) => (spec.tls === undefined ? 'no' : 'yes')],
   ],
   Endpoint: [
-    ['VHOST', (spec) => identifier(spec.vhost)],
+    ['VHOST', (spec, ref) => ref('Vhost', spec.vhost)],
     ['PATH', (spec) => spec.path],
   ],
   SyslogClient: [
@@ -41,37 +54,37 @@ const COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   ],
   HttpIngestor: [
     ['TYPE', () => 'HTTP'],
-    ['FROM', (spec) => identifier(spec.endpoint)],
-    ['CODEC', (spec) => identifier(spec.codec)],
+    ['FROM', (spec, ref) => ref('Endpoint', spec.endpoint)],
+    ['CODEC', (spec, ref) => ref('Codec', spec.codec)],
     ['TO', routesTo],
   ],
   SyslogIngestor: [
     ['TYPE', () => 'SYSLOG'],
-    ['FROM', (spec) => identifier(spec.client)],
-    ['CODEC', (spec) => identifier(spec.codec)],
+    ['FROM', (spec, ref) => ref('SyslogClient', spec.client)],
+    ['CODEC', (spec, ref) => ref('Codec', spec.codec)],
     ['TO', routesTo],
   ],
   Junction: [
-    ['FROM', (spec) => names(spec.from)],
+    ['FROM', (spec, ref) => relays(spec.from, ref)],
     ['TO', routesTo],
   ],
   Correlator: [
-    ['LEFT', (spec) => identifier(spec.left)],
-    ['RIGHT', (spec) => identifier(spec.right)],
+    ['LEFT', (spec, ref) => ref('Relay', spec.left)],
+    ['RIGHT', (spec, ref) => ref('Relay', spec.right)],
     ['TO', routesTo],
   ],
   Emitter: [
-    ['FROM', (spec) => identifier(spec.from)],
-    ['TO', (spec) => identifier(spec.to.client)],
-    ['CODEC', (spec) => identifier(spec.codec)],
+    ['FROM', (spec, ref) => ref('Relay', spec.from)],
+    ['TO', (spec, ref) => ref('SyslogClient', spec.to.client)],
+    ['CODEC', (spec, ref) => ref('Codec', spec.codec)],
   ],
 };
 
-function codecSource(spec: SpecByKind['Codec']): string {
-  if (spec.wireSchema !== undefined) return `WIRE JSON SCHEMA ${identifier(spec.wireSchema)}`;
+function codecSource(spec: SpecByKind['Codec'], ref: Ref): string {
+  if (spec.wireSchema !== undefined) return `WIRE JSON SCHEMA ${ref('WireSchema', spec.wireSchema)}`;
   if (spec.protobuf !== undefined) {
     const { resource, version } = spec.protobuf.using;
-    return `PROTOBUF ${identifier(resource)} VERSION ${version}`;
+    return `PROTOBUF ${ref('Resource', resource)} VERSION ${version}`;
   }
   return spec.from;
 }
@@ -89,9 +102,12 @@ export function showTable(
   const columns = columnsOf(kinds[0] ?? 'Schema');
   const extra = what === 'Resource' ? ['LATEST'] : [];
   const header = ['NAME', ...columns.map(([title]) => title), ...extra, 'DECLARED IN'];
+  const names = new DisplayNames(objects.map(({ object }) => object));
   const rows = shown.map(({ object, file }) => [
-    identifier(object.metadata.name),
-    ...columnsOf(object.kind).map(([, value]) => value(object.spec)),
+    displayName(object),
+    ...columnsOf(object.kind).map(([, value]) =>
+      value(object.spec, (kind, name) => names.of(kind, name, object)),
+    ),
     ...(what === 'Resource' ? [String(latestVersion(object.metadata.name) ?? '-')] : []),
     file ?? 'statement',
   ]);

@@ -2,7 +2,6 @@
 // `CREATE OR REPLACE RELAY orders`, `DROP INGESTOR IF EXISTS old_in`, `SHOW RELAYS`, `BEGIN`.
 import type { GraphKind } from '../api/index.js';
 import type { CreateStatement, KindWord, ShowTarget, Statement } from '../language/ast.js';
-import { identifier } from '../language/print-literals.js';
 
 export const KIND_WORDS: Readonly<Record<KindWord, string>> = {
   Schema: 'SCHEMA',
@@ -44,19 +43,19 @@ export function kindsOf(kind: KindWord): GraphKind[] {
 export function statementTag(statement: Statement): string {
   switch (statement.type) {
     case 'create':
-      return `CREATE ${createOptions(statement)}${KIND_WORDS[statement.kind]} ${identifier(statement.name)}`;
+      return `CREATE ${createOptions(statement)}${KIND_WORDS[statement.kind]} ${statement.identifier}`;
     case 'drop':
-      return `DROP ${KIND_WORDS[statement.kind]} ${statement.ifExists ? 'IF EXISTS ' : ''}${identifier(statement.name)}`;
+      return `DROP ${KIND_WORDS[statement.kind]} ${statement.ifExists ? 'IF EXISTS ' : ''}${statement.identifier}`;
     case 'show':
       return `SHOW ${SHOW_WORDS[statement.what]}`;
     case 'upload-resource':
-      return `UPLOAD RESOURCE ${identifier(statement.name)}`;
+      return `UPLOAD RESOURCE ${statement.identifier}`;
     case 'begin':
     case 'commit':
     case 'rollback':
       return statement.type.toUpperCase();
     default:
-      return `${VERBS[statement.type]} ${KIND_WORDS[statement.kind]} ${identifier(statement.name)}`;
+      return `${VERBS[statement.type]} ${KIND_WORDS[statement.kind]} ${statement.identifier}`;
   }
 }
 

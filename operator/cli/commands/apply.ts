@@ -51,9 +51,7 @@ export async function runApply(options: ApplyOptions, output: Output): Promise<n
       output.err(`streamroute: the API server refused ${idOf(object)}: ${apiFailureText(error)}`);
       return EXIT.invalid;
     }
-    output.out(
-      `${applyResult(object, domain.listed.get(idOf(object)))} ${objectWords({ kind: object.kind, name: object.metadata.name })}`,
-    );
+    output.out(`${applyResult(object, domain.listed.get(idOf(object)))} ${objectWords(object)}`);
   }
   return EXIT.ok;
 }

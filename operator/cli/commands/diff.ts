@@ -42,13 +42,11 @@ export async function runDiff(options: DiffOptions, output: Output): Promise<num
 function printComparison(comparison: Comparison, namespace: string, output: Output): void {
   if (comparison.change === 'prune-candidate') {
     const { kind, metadata } = comparison.before;
-    output.out(
-      `prune candidate ${objectWords({ kind, name: metadata.name })} (in the namespace, not in the files)`,
-    );
+    output.out(`prune candidate ${objectWords({ kind, metadata })} (in the namespace, not in the files)`);
     return;
   }
   const { object } = comparison;
-  const words = objectWords({ kind: object.kind, name: object.metadata.name });
+  const words = objectWords(object);
   output.out(`${comparison.change} ${words}`);
   if (comparison.change === 'unchanged') return;
   const label = `${object.kind}/${object.metadata.name}`;
