@@ -54,6 +54,29 @@ describe('streamroute describe', () => {
     assert.match(output.stdout, /^emitter to-siem \(domain prod, graph version 4\)\nstate: Retrying\n/);
   });
 
+  it('takes the resource name as well (decision 0025): to-siem asks for the same emitter', async () => {
+    const { code, requests } = await describeOn(found, ['-d', 'prod', 'describe', 'emitter', 'to-siem']);
+    assert.equal(code, EXIT.ok);
+    assert.equal(requests[0]?.url, '/v1/domains/prod/emitters/to-siem');
+  });
+
+  it('names what it did not find as it was typed, and prints the display name of what it found', async () => {
+    const missing: CannedHandler = (_request, response) =>
+      replyJson(response, 404, {
+        error: { code: 'unknown_component', message: 'domain prod has no emitter to-siem on this node' },
+      });
+    const absent = await describeOn(missing, ['-d', 'prod', 'describe', 'emitter', 'To_Siem']);
+    assert.equal(absent.code, EXIT.invalid);
+    assert.equal(
+      absent.output.stderr,
+      'streamroute: there is no emitter To_Siem in domain prod on this node\n',
+    );
+    const shown: CannedHandler = (_request, response) =>
+      replyJson(response, 200, { ...EMITTER, displayName: 'To_Siem' });
+    const present = await describeOn(shown, ['-d', 'prod', 'describe', 'emitter', 'to-siem']);
+    assert.match(present.output.stdout, /^emitter To_Siem \(domain prod, graph version 4\)\n/);
+  });
+
   it('--json prints the node’s JSON', async () => {
     const { code, output, requests } = await describeOn(found, [
       'describe',
@@ -89,11 +112,12 @@ describe('streamroute describe', () => {
     assert.match(output.stderr, /does not fit the protocol \(metrics\.records_in: expected a number\)/);
   });
 
-  it('a kind other than ingestor or emitter, or a name that is no identifier: exit 2, nothing sent', async () => {
+  it('a kind other than ingestor or emitter, or a name that is neither an identifier nor a resource name: exit 2, nothing sent', async () => {
     for (const argv of [
       ['describe', 'relay', 'r'],
-      ['describe', 'emitter', 'to-siem'],
       ['describe', 'emitter', 'trailing_'],
+      ['describe', 'emitter', 'to--'],
+      ['describe', 'emitter', '9siem'],
     ]) {
       const { code, requests } = await describeOn(found, argv);
       assert.equal(code, EXIT.usage, argv.join(' '));

@@ -132,16 +132,17 @@ describe('streamroute subscribe', () => {
     assert.equal(node.requests.length, 1, 'the command’s own --server wins');
   });
 
-  it('an unknown relay (404): the node’s message and exit 1', async () => {
-    const { code, output } = await subscribe(
+  it('an unknown relay (404): named as typed (decision 0025), exit 1', async () => {
+    const { code, output, requests } = await subscribe(
       (_request, response) =>
         replyJson(response, 404, {
-          error: { code: 'unknown_relay', message: 'domain default has no relay r' },
+          error: { code: 'unknown_relay', message: 'domain default has no relay orders-in' },
         }),
-      ['subscribe', 's', 'r'],
+      ['subscribe', 's', 'Orders_In'],
     );
     assert.equal(code, EXIT.invalid);
-    assert.equal(output.stderr, 'streamroute: domain default has no relay r\n');
+    assert.match(requests[0]?.url ?? '', /\/relays\/orders-in\//);
+    assert.equal(output.stderr, 'streamroute: domain default has no relay Orders_In on this node\n');
   });
 
   it('a 200 that is not a record stream: exit 3', async () => {
@@ -153,8 +154,8 @@ describe('streamroute subscribe', () => {
     assert.match(output.stderr, /answered HTTP 200 \(application\/json\), not a stream of records/);
   });
 
-  it('names are identifiers: mapped as statements map them, refused (exit 2) when they cannot be', async () => {
-    const { code, output, requests } = await subscribe(() => {}, ['subscribe', 'audit', 'order-events']);
+  it('names are identifiers or resource names (decision 0025), refused (exit 2) when neither', async () => {
+    const { code, output, requests } = await subscribe(() => {}, ['subscribe', 'audit', 'order-events-']);
     assert.equal(code, EXIT.usage);
     assert.match(output.stderr, /invalid for argument 'relay'\. an identifier starts with a letter/);
     assert.equal(requests.length, 0);

@@ -59,7 +59,7 @@ export function lowerGraph(ctx: CompileContext): Graph {
     (correlator) => (graph.correlators[correlator.metadata.name] = lowerCorrelator(ctx, correlator)),
   );
   each('Emitter', (emitter) => (graph.emitters[emitter.metadata.name] = lowerEmitter(ctx, emitter)));
-  const names = displayNames(ctx);
+  const names = displayNames(ctx, graph);
   if (Object.keys(names).length > 0) graph.names = names;
   return graph;
 }
@@ -79,14 +79,37 @@ const DISPLAY_RECORD: Partial<Record<GraphKind, DisplayRecord>> = {
   Resource: 'resources',
 };
 
-function displayNames(ctx: CompileContext): DisplayNameRecords {
+/**
+ * The display names of what the graph holds: its entries, and the endpoints, vhosts and resources they
+ * inline. An object the graph does not use adds none, so declaring it alone publishes no new version.
+ */
+function displayNames(ctx: CompileContext, graph: Graph): DisplayNameRecords {
+  const used = inlinedNames(graph);
   const names: DisplayNameRecords = {};
   for (const object of ctx.objects()) {
     const record = DISPLAY_RECORD[object.kind];
     const shown = displayName(object);
     const { name } = object.metadata;
     if (record === undefined || shown === name || ctx.accepted(object.kind, name) === undefined) continue;
-    (names[record] ??= {})[name] = shown;
+    const inGraph = record in graph ? Object.hasOwn(graph[record as keyof Graph] as object, name) : false;
+    if (inGraph || used[record]?.has(name) === true) (names[record] ??= {})[name] = shown;
   }
   return names;
+}
+
+function inlinedNames(graph: Graph): Partial<Record<DisplayRecord, Set<string>>> {
+  const endpoints = new Set<string>();
+  const vhosts = new Set<string>();
+  const resources = new Set<string>();
+  for (const ingestor of Object.values(graph.httpIngestors)) {
+    endpoints.add(ingestor.endpoint);
+    vhosts.add(ingestor.vhost);
+    if (ingestor.tls !== undefined && 'certFile' in ingestor.tls) {
+      resources.add(ingestor.tls.certFile.resource).add(ingestor.tls.keyFile.resource);
+    }
+  }
+  for (const client of Object.values(graph.clients)) {
+    if (client.mount !== undefined) resources.add(client.mount.resource);
+  }
+  return { endpoints, vhosts, resources };
 }

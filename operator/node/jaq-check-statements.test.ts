@@ -61,7 +61,7 @@ describe('the node’s statement API: JAQ programs that exhaust jq’s compiler'
     assert.match(
       diagnostics[0] ?? '',
       new RegExp(
-        `^<request>:1:\\d+: error SR2065: Codec ${name.replace('_', '-')} spec\\.jaq\\.ingestion: .*the ON INGESTION program cannot be checked: `,
+        `^<request>:1:\\d+: error SR2065: Codec ${name} spec\\.jaq\\.ingestion: .*the ON INGESTION program cannot be checked: `,
       ),
     );
     const next = await statements(

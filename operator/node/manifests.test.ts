@@ -121,7 +121,7 @@ describe('manifests', () => {
       file: 'more.sql',
       text: `CREATE HTTP ENDPOINT INGESTOR more_in FROM orders_ep MODE NO ACK ON QUIESCE DROP DECODE USING orders_json
   TO nowhere INHERIT ALL FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG;`,
-      logged: /more\.sql:2:6: error SR2001: HttpIngestor more-in spec\.routes\[0\]\.to: /,
+      logged: /more\.sql:2:6: error SR2001: HttpIngestor more_in spec\.routes\[0\]\.to: /,
     },
     {
       title: 'an object declared twice',
