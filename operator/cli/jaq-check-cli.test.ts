@@ -39,7 +39,7 @@ describe('streamroute validate: JAQ programs that exhaust jq’s compiler', () =
       assert.ok(
         lines.some((line) =>
           new RegExp(
-            `^${file}:${index + 2}:\\d+: error SR2065: Codec hostile-${index} spec\\.jaq\\.ingestion: Codec hostile-${index}: the ON INGESTION program cannot be checked: `,
+            `^${file}:${index + 2}:\\d+: error SR2065: Codec hostile_${index} spec\\.jaq\\.ingestion: Codec hostile_${index}: the ON INGESTION program cannot be checked: `,
           ).test(line),
         ),
         `hostile_${index} is SR2065:\n${run.stderr}`,

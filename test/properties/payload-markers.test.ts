@@ -572,7 +572,9 @@ describe('no payload text in logs or /metrics: a marker in every position of eve
 
   async function assertNoLeak(): Promise<void> {
     await emittersSettled();
-    for (const line of logs) if (line.msg.startsWith('message error')) failed.add(String(line.name));
+    // Lines name components as their statements wrote them (decision 0025): back to resource names.
+    for (const line of logs)
+      if (line.msg.startsWith('message error')) failed.add(resource(String(line.name)));
     const leaks = leaksIn(logs, await registry.metrics());
     const messageErrors = logs.filter((line) => line.msg.startsWith('message error')).length;
     assert.ok(messageErrors > 0, 'message errors were logged');
