@@ -37,15 +37,15 @@ describe('node e2e: bad input', () => {
         }),
       ]);
       assert.equal(
-        await node.metric('streamroute_message_errors_total', { name: 'web-in', reason: 'SR3002' }),
+        await node.metric('streamroute_message_errors_total', { name: 'web_in', reason: 'SR3002' }),
         1,
       );
       assert.equal(
-        await node.metric('streamroute_message_errors_total', { name: 'web-in', reason: 'SR3004' }),
+        await node.metric('streamroute_message_errors_total', { name: 'web_in', reason: 'SR3004' }),
         1,
       );
       assert.equal(
-        await node.metric('streamroute_records_in_total', { kind: 'relay', name: 'web-orders' }),
+        await node.metric('streamroute_records_in_total', { kind: 'relay', name: 'web_orders' }),
         0,
       );
       await node.assertPairs('OK1');
@@ -55,7 +55,7 @@ describe('node e2e: bad input', () => {
       assert.equal((await node.post('/shop/orders', MALFORMED)).status, 202);
       assert.equal((await node.post('/shop/orders', EXTRA_KEY)).status, 202);
       const counted = (reason: string): Promise<number> =>
-        node.metric('streamroute_message_errors_total', { kind: 'http-ingestor', name: 'shop-in', reason });
+        node.metric('streamroute_message_errors_total', { kind: 'http-ingestor', name: 'shop_in', reason });
       await until(
         async () => (await counted('SR3002')) === 1 && (await counted('SR3004')) === 1,
         'both counted',
@@ -63,15 +63,15 @@ describe('node e2e: bad input', () => {
 
       const logged = node
         .logged('message error')
-        .filter((entry) => entry.name === 'shop-in')
+        .filter((entry) => entry.name === 'shop_in')
         .map(({ level, code, reason, route }) => ({ level, code, reason, route }));
       assert.deepEqual(logged, [
-        { level: 40, code: 'SR3002', reason: 'the payload is not valid JSON', route: 'shop-orders' },
+        { level: 40, code: 'SR3002', reason: 'the payload is not valid JSON', route: 'shop_orders' },
         {
           level: 40,
           code: 'SR3004',
           reason: 'key 3 of the object is not in the wire schema',
-          route: 'shop-orders',
+          route: 'shop_orders',
         },
       ]);
       const allLogs = JSON.stringify(node.logs);
@@ -94,7 +94,7 @@ describe('node e2e: bad input', () => {
     assert.equal(refused.code, 1);
     assert.match(
       refused.stderr,
-      /^-c:4:\d+: error SR2007: HttpIngestor null-in spec\.routes\[0\]\.set\[0\]\.value: /m,
+      /^-c:4:\d+: error SR2007: HttpIngestor null_in spec\.routes\[0\]\.set\[0\]\.value: /m,
     );
 
     // Division by zero (SR3101) goes to errors; an overflow (SR3102) whose error record fails (SR3103) is dropped.
@@ -125,7 +125,7 @@ describe('node e2e: bad input', () => {
       line({ order_id: 'R1', amount: 0, channel: 'ratio' }),
     ]);
     const ratio = (metric: string, reason: string): Promise<number> =>
-      node.metric(metric, { kind: 'http-ingestor', name: 'ratio-in', reason });
+      node.metric(metric, { kind: 'http-ingestor', name: 'ratio_in', reason });
     await until(
       async () => (await ratio('streamroute_drops_total', 'error_record_failed')) === 1,
       'the drop',
@@ -136,7 +136,7 @@ describe('node e2e: bad input', () => {
       .logged('records dropped')
       .map(({ name, code, failure, reason, count }) => ({ name, code, failure, reason, count }));
     assert.deepEqual(drop, [
-      { name: 'ratio-in', code: 'SR3102', failure: 'SR3103', reason: 'error_record_failed', count: 1 },
+      { name: 'ratio_in', code: 'SR3102', failure: 'SR3103', reason: 'error_record_failed', count: 1 },
     ]);
     assert.equal(errors.lines.length, 1);
   });

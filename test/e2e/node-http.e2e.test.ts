@@ -69,7 +69,7 @@ describe('node e2e: HTTP statuses and limits', () => {
 
     assert.equal(await responses('413', 'body_too_large'), 1);
     assert.equal(
-      await node.metric('streamroute_http_ingestor_too_large_total', { ingestor: 'default/web-in' }),
+      await node.metric('streamroute_http_ingestor_too_large_total', { ingestor: 'default/web_in' }),
       1,
     );
     // The node keeps serving.
@@ -100,9 +100,9 @@ describe('node e2e: HTTP statuses and limits', () => {
 
     assert.deepEqual(await linesOf(web, 1), [line({ order_id: 'T64', amount: 1, channel: 'tiny' })]);
     assert.equal(
-      await node.metric('streamroute_http_ingestor_too_large_total', { ingestor: 'default/tiny-in' }),
+      await node.metric('streamroute_http_ingestor_too_large_total', { ingestor: 'default/tiny_in' }),
       2,
     );
-    assert.equal(await node.metric('streamroute_payloads_total', { name: 'tiny-in' }), 1);
+    assert.equal(await node.metric('streamroute_payloads_total', { name: 'tiny_in' }), 1);
   });
 });

@@ -18,7 +18,7 @@ describe('node e2e: pairing orders with payments', () => {
 
   /** Waits until both correlators have taken `count` records (orders and payments together). */
   async function correlatorsTook(count: number): Promise<void> {
-    for (const name of ['pay-first', 'pay-last']) {
+    for (const name of ['pay_first', 'pay_last']) {
       const labels = { kind: 'correlator', name };
       await until(
         async () => (await node.metric('streamroute_records_in_total', labels)) === count,
@@ -96,8 +96,8 @@ describe('node e2e: pairing orders with payments', () => {
     const timeouts = (name: string): Promise<number> =>
       node.metric('streamroute_drops_total', { kind: 'correlator', name, reason: 'correlation_timeout' });
     node.clock.advance(MAX_TIME_MS - 1);
-    assert.equal(await timeouts('pay-first'), 0);
-    assert.equal(await timeouts('pay-last'), 0);
+    assert.equal(await timeouts('pay_first'), 0);
+    assert.equal(await timeouts('pay_last'), 0);
     assert.equal(await node.metric('streamroute_records_in_total', { kind: 'relay', name: 'unpaid' }), 0);
 
     node.clock.advance(1);
@@ -105,9 +105,9 @@ describe('node e2e: pairing orders with payments', () => {
       line({ order_id: 'U1', amount: 250, channel: 'web' }),
     ]);
     // pay_first: ON CORRELATION TIMEOUT SEND TO unpaid (left), DROP (right): the payment is dropped.
-    assert.equal(await timeouts('pay-first'), 1);
+    assert.equal(await timeouts('pay_first'), 1);
     // pay_last: DROP, DROP: the order and the payment.
-    assert.equal(await timeouts('pay-last'), 2);
+    assert.equal(await timeouts('pay_last'), 2);
     assert.equal(await node.metric('streamroute_drops_total'), 3, 'no other loss');
 
     const dropLines = node
@@ -117,15 +117,15 @@ describe('node e2e: pairing orders with payments', () => {
         `${String(a.name)}/${String(a.side)}`.localeCompare(`${String(b.name)}/${String(b.side)}`),
       );
     assert.deepEqual(dropLines, [
-      { name: 'pay-first', side: 'right', reason: 'correlation_timeout' },
-      { name: 'pay-last', side: 'left', reason: 'correlation_timeout' },
-      { name: 'pay-last', side: 'right', reason: 'correlation_timeout' },
+      { name: 'pay_first', side: 'right', reason: 'correlation_timeout' },
+      { name: 'pay_last', side: 'left', reason: 'correlation_timeout' },
+      { name: 'pay_last', side: 'right', reason: 'correlation_timeout' },
     ]);
 
     // The timed-out order can no longer be paid.
     await postAccepted('/payments', { payment_id: 'P9', order_id: 'U1', amount: 250 });
     await correlatorsTook(3);
-    assert.equal(await node.metric('streamroute_records_in_total', { kind: 'relay', name: 'paid-first' }), 0);
+    assert.equal(await node.metric('streamroute_records_in_total', { kind: 'relay', name: 'paid_first' }), 0);
     assert.deepEqual(first.lines, []);
   });
 });

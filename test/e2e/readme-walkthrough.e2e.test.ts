@@ -114,7 +114,7 @@ describe('the README walk-through (real processes, real curl)', function () {
     assert.equal(await exited(describe), 0, described.stderr());
     assert.match(
       described.stdout(),
-      /^http-ingestor orders-in \(domain default, graph version 1\)\nstate: Running/,
+      /^http-ingestor orders_in \(domain default, graph version 1\)\nstate: Running/,
     );
 
     const create = streamroute([
