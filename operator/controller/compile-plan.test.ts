@@ -60,6 +60,23 @@ describe('planCompile (last valid graph)', () => {
     assert.ok(result.result.graph.relays['orders'] !== undefined);
   });
 
+  it('keeps the name the last valid spec was shown by (decision 0025), and records it with the inputs', () => {
+    const typed = { 'streamroute.io/identifier': 'Web_Orders' };
+    const valid = relay('web-orders');
+    const first = plan([schema(), { ...valid, metadata: { ...valid.metadata, annotations: typed } }]);
+    const input = first.inputs.find((i) => i.kind === 'Relay');
+    assert.equal(input?.identifier, 'Web_Orders');
+    assert.deepEqual(first.result.graph.names?.relays, { 'web-orders': 'Web_Orders' });
+    // A rejected generation applied from YAML without the annotation: the last valid one runs as it was.
+    const broken = cluster2('Relay', 'web-orders', { schema: 'missing', branching: 'UNBRANCHED' });
+    const second = plan(
+      [schema(), { ...broken, metadata: { ...broken.metadata, generation: 2 } }],
+      first.inputs,
+    );
+    assert.equal(second.outcomes.get('Relay/web-orders')?.state, 'waiting');
+    assert.deepEqual(second.result.graph, first.result.graph, 'the same graph: no new version');
+  });
+
   it('leaves a new invalid object out and marks the objects waiting on it', () => {
     const result = plan([cluster2('Schema', 'orders', { fields: [] }), relay('orders')]);
     assert.equal(result.outcomes.get('Schema/orders')?.state, 'rejected');

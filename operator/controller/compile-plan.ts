@@ -4,6 +4,7 @@
 //    published graph's inputs with another generation is compiled again with that last valid spec, so
 //    the last valid graph keeps running and one bad object never takes the rest of the domain down.
 // The compile itself is injected (compileDomain in production), so the plan is tested with fixtures.
+import { IDENTIFIER_ANNOTATION, statementIdentifier } from '../api/display-names.js';
 import type { GraphObject } from '../api/index.js';
 import type { CompileResult, Verdict } from '../compiler/index.js';
 import { generationOf, objectId, toGraphObject } from './cluster-objects.js';
@@ -56,10 +57,12 @@ function compiled(entry: Entry): GraphObject | undefined {
   if (entry.use === 'current') return entry.current;
   if (entry.use === 'none' || entry.previous === undefined) return undefined;
   const { previous } = entry;
-  return toGraphObject(
-    { ...entry.object, metadata: { ...entry.object.metadata, generation: previous.generation } },
-    previous.spec,
-  );
+  // With its last valid spec goes the name it was shown by then (decision 0025).
+  const annotations = { ...entry.object.metadata.annotations };
+  delete annotations[IDENTIFIER_ANNOTATION];
+  if (previous.identifier !== undefined) annotations[IDENTIFIER_ANNOTATION] = previous.identifier;
+  const metadata = { ...entry.object.metadata, generation: previous.generation, annotations };
+  return toGraphObject({ ...entry.object, metadata }, previous.spec);
 }
 
 export function planCompile(input: PlanInput): CompilePlan {
@@ -103,7 +106,9 @@ function inputsOf(entries: readonly Entry[], result: CompileResult): GraphInput[
     const object = compiled(entry);
     if (object === undefined || result.verdicts.get(entry.id)?.status !== 'accepted') continue;
     const generation = object.metadata.generation ?? 0;
-    inputs.push({ kind: object.kind, name: object.metadata.name, generation, spec: object.spec });
+    const identifier = statementIdentifier(object);
+    const written = identifier === undefined ? {} : { identifier };
+    inputs.push({ kind: object.kind, name: object.metadata.name, generation, spec: object.spec, ...written });
   }
   return inputs;
 }

@@ -13,6 +13,11 @@ export interface GraphInput {
   name: string;
   generation: number;
   spec: unknown;
+  /**
+   * The identifier its statement wrote (annotation streamroute.io/identifier), when it had one: an object
+   * compiled again from here is shown as it was (decision 0025).
+   */
+  identifier?: string;
 }
 
 /** `Kind/name` → input. */
@@ -41,9 +46,10 @@ export function decodeInputs(base64: string | undefined): GraphInputs {
   }
   const inputs = new Map<string, GraphInput>();
   for (const item of Array.isArray(parsed) ? (parsed as unknown[]) : []) {
-    const { kind, name, generation, spec } = (item ?? {}) as Partial<GraphInput>;
+    const { kind, name, generation, spec, identifier } = (item ?? {}) as Partial<GraphInput>;
     if (typeof kind !== 'string' || typeof name !== 'string' || typeof generation !== 'number') continue;
-    inputs.set(inputId({ kind, name }), { kind, name, generation, spec });
+    const written = typeof identifier === 'string' ? { identifier } : {};
+    inputs.set(inputId({ kind, name }), { kind, name, generation, spec, ...written });
   }
   return inputs;
 }
