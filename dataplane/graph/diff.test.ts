@@ -126,6 +126,39 @@ const CASES: Case[] = [
     changed: ['correlators pay-last'],
   },
   {
+    name: "an ingestor's display name alone (decision 0025): that ingestor, changed in place",
+    change: (graph) => void (graph.names!.httpIngestors!['web-in'] = 'WEB_IN'),
+    changed: ['httpIngestors web-in'],
+  },
+  {
+    name: "a relay's display name: the relay and everything that names it in its logs",
+    change: (graph) => void (graph.names!.relays!['paid-last'] = 'Paid_Last'),
+    changed: ['relays paid-last', 'correlators pay-last'],
+  },
+  {
+    name: "a codec's display name: its ingestors and emitters",
+    change: (graph) => void (graph.names!.codecs!['payment-json'] = 'Payment_JSON'),
+    changed: ['httpIngestors payments-in', 'emitters out'],
+  },
+  {
+    name: 'display names gone (the graph applied as YAML): renamed in place, nothing removed or added',
+    change: (graph) => void delete graph.names,
+    changed: [
+      'relays web-orders',
+      'relays shop-orders',
+      'relays paid-first',
+      'relays paid-last',
+      'httpIngestors web-in',
+      'httpIngestors shop-in',
+      'httpIngestors payments-in',
+      'syslogIngestors udp-in',
+      'junctions all-orders',
+      'correlators pay-first',
+      'correlators pay-last',
+      'emitters out',
+    ],
+  },
+  {
     name: 'removed and added components',
     change: (graph) => {
       delete graph.junctions['all-orders'];

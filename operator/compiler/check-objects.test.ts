@@ -168,3 +168,29 @@ describe('check-objects: an object failing a rule is judged by every pass withou
     });
   }
 });
+
+describe('check-objects: the identifier annotation (decision 0025)', () => {
+  const relay = (name: string, identifier: string) =>
+    broken({
+      apiVersion: 'streamroute.io/v1alpha1',
+      kind: 'Relay',
+      metadata: { name, annotations: { 'streamroute.io/identifier': identifier } },
+      spec: { schema: 'missing-rows', branching: 'UNBRANCHED' },
+    });
+
+  it('an annotation that does not name its object is SR1019, a warning; the object is shown by its name', () => {
+    const result = compileCase({
+      objects: [relay('copied', 'Orders_In'), relay('kept-as-typed', 'Kept_As_Typed')],
+    });
+    const warnings = result.diagnostics.filter((d) => d.code === 'SR1019');
+    assert.deepEqual(
+      warnings.map((d) => [d.severity, d.object, d.path]),
+      [['warning', { kind: 'Relay', name: 'copied' }, 'metadata.annotations["streamroute.io/identifier"]']],
+    );
+    const dangling = result.diagnostics.filter((d) => d.code === 'SR2001').map((d) => d.message);
+    assert.deepEqual(dangling, [
+      'Relay copied refers to Schema missing-rows, which does not exist in domain shop; create it or fix the name',
+      'Relay Kept_As_Typed refers to Schema missing_rows, which does not exist in domain shop; create it or fix the name',
+    ]);
+  });
+});
