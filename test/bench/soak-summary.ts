@@ -143,7 +143,7 @@ export function accounting(
       line(
         `http ${ingestor}`,
         count.good + count.bad,
-        counted('http-ingestor', `${ingestor}-in`),
+        counted('http-ingestor', `${ingestor}_in`),
         count.failed,
       ),
     );
@@ -153,7 +153,7 @@ export function accounting(
       line(
         `syslog ${transport}`,
         count.good + count.bad,
-        counted('syslog-ingestor', `${transport}-in`),
+        counted('syslog-ingestor', `${transport}_in`),
         count.errors,
       ),
     );
