@@ -185,7 +185,7 @@ describe('check-objects: the identifier annotation (decision 0025)', () => {
     const warnings = result.diagnostics.filter((d) => d.code === 'SR1019');
     assert.deepEqual(
       warnings.map((d) => [d.severity, d.object, d.path]),
-      [['warning', { kind: 'Relay', name: 'copied' }, 'metadata.annotations["streamroute.io/identifier"]']],
+      [['warning', { kind: 'Relay', name: 'copied' }, 'metadata.annotations.streamroute.io/identifier']],
     );
     const dangling = result.diagnostics.filter((d) => d.code === 'SR2001').map((d) => d.message);
     assert.deepEqual(dangling, [

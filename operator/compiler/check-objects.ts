@@ -38,7 +38,8 @@ export function checkObjects(ctx: CompileContext, inputs: readonly unknown[]): v
 function checkIdentifierAnnotation(ctx: CompileContext, key: ObjectKey, object: GraphObject): void {
   const problem = identifierAnnotationProblem(object);
   if (problem === undefined) return;
-  const path = `metadata.annotations["${IDENTIFIER_ANNOTATION}"]`;
+  // The YAML loader keys a mapping entry by its key as written, dots and all: the warning points at it.
+  const path = `metadata.annotations.${IDENTIFIER_ANNOTATION}`;
   ctx.add({ code: 'SR1019', severity: 'warning', message: problem, object: key, path });
 }
 
