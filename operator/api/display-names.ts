@@ -31,9 +31,18 @@ export function statementIdentifier(object: Named): string | undefined {
   const written = annotationOf(object);
   const name = object.metadata?.name;
   if (typeof written !== 'string' || typeof name !== 'string') return undefined;
+  // The compiler asks about every object many times: the answer is kept with the metadata it was
+  // worked out from, and used again only while its name and annotation are still those.
+  const metadata = object.metadata as object;
+  const known = ANSWERS.get(metadata);
+  if (known !== undefined && known.name === name && known.written === written) return known.answer;
   const mapped = identifierToName(written);
-  return mapped.ok && mapped.name === name ? written : undefined;
+  const answer = mapped.ok && mapped.name === name ? written : undefined;
+  ANSWERS.set(metadata, { name, written, answer });
+  return answer;
 }
+
+const ANSWERS = new WeakMap<object, { name: string; written: string; answer: string | undefined }>();
 
 /** Why the annotation does not count (SR1019), or undefined when it is absent or fits. */
 export function identifierAnnotationProblem(object: Named): string | undefined {

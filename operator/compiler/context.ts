@@ -64,6 +64,8 @@ export class CompileContext {
   readonly #entries = new Map<string, Entry>();
   readonly #parsed = new Map<string, ExpressionResult>();
   readonly #schemas = new Map<string, ReadonlyMap<string, SchemaField>>();
+  /** Relays' schemas once their relay is accepted (a verdict never changes within a compile). */
+  readonly #relaySchemas = new Map<string, RelaySchema>();
 
   /** `Kind/name#path` and `Kind/name#path#code` of the errors the caller already reported. */
   readonly #covered = new Set<string>();
@@ -197,7 +199,7 @@ export class CompileContext {
   keys(): ObjectKey[] {
     return [...this.#entries.keys()].map((id) => {
       const cut = id.indexOf('/');
-      return this.keyFor(id.slice(0, cut) as GraphKind, id.slice(cut + 1));
+      return { kind: id.slice(0, cut), name: id.slice(cut + 1) };
     });
   }
 
@@ -235,12 +237,16 @@ export class CompileContext {
   }
 
   relaySchema(relay: string): RelaySchema | undefined {
+    const cached = this.#relaySchemas.get(relay);
+    if (cached !== undefined) return cached;
     const object = this.accepted('Relay', relay);
     const fields = object && this.schemaFields(object.spec.schema);
     if (object === undefined || fields === undefined) return undefined;
     const { schema } = object.spec;
     const shown = { relay: this.show('Relay', relay), schema: this.show('Schema', schema) };
-    return { relay, schema, fields, shown };
+    const found = { relay, schema, fields, shown };
+    this.#relaySchemas.set(relay, found);
+    return found;
   }
 
   /** Records a typed expression for lowering. */
