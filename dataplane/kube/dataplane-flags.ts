@@ -2,7 +2,7 @@
 // and environment fallbacks, and their check. One table, so the operator's CLI and the data plane's own
 // entry point cannot drift. Pure: the environment is passed in.
 import { isIP } from 'node:net';
-import { DEFAULT_ADMIN_LISTEN_ADDR } from '../admin/admin-server.js';
+import { DEFAULT_ADMIN_LISTEN_ADDR } from '../admin/admin-defaults.js';
 import {
   DEFAULT_HTTP_LISTEN_ADDR,
   DEFAULT_HTTPS_LISTEN_ADDR,

@@ -3,12 +3,7 @@
 // caught from before the node starts, so one that arrives while it starts stops it cleanly once started.
 // A node that cannot start (its data dir, its manifests) is one line on stderr and exit 3.
 import { pino, type Logger } from 'pino';
-import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../../dataplane/admin/admin-server.js';
-import {
-  DEFAULT_HTTP_LISTEN_ADDR,
-  DEFAULT_HTTPS_LISTEN_ADDR,
-  parseListenAddr,
-} from '../../../dataplane/sources/http/config.js';
+import { parseListenAddr } from '../../../dataplane/sources/http/config.js';
 import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
 import { resolveConnectionFlags, type ConnectionFlags } from '../../../dataplane/kube/dataplane-flags.js';
 import {
@@ -22,8 +17,9 @@ import { DataDirError } from '../../node/data-dir-error.js';
 import { errorName } from '../../../dataplane/core/error-text.js';
 import { ManifestError } from '../../node/manifests.js';
 import { EXIT, type Output } from '../../client/report.js';
+import { LOG_LEVELS } from './node-defaults.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export { LOG_LEVELS, NODE_DEFAULTS } from './node-defaults.js';
 
 export interface NodeOptions extends ConnectionFlags, SubscriptionFlags {
   manifests?: string;
@@ -35,12 +31,6 @@ export interface NodeOptions extends ConnectionFlags, SubscriptionFlags {
   adminAllowedHost?: string[];
   logLevel: (typeof LOG_LEVELS)[number];
 }
-
-export const NODE_DEFAULTS = {
-  httpListenAddr: DEFAULT_HTTP_LISTEN_ADDR,
-  httpsListenAddr: DEFAULT_HTTPS_LISTEN_ADDR,
-  adminListenAddr: DEFAULT_ADMIN_LISTEN_ADDR,
-} as const;
 
 export async function runNode(
   options: NodeOptions,
