@@ -125,7 +125,7 @@ resources
 codecs
 relays
 vhosts
-endpoints
+vhostendpoints
 syslogclients
 httpingestors
 syslogingestors
