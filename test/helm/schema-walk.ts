@@ -112,3 +112,28 @@ export function closedObjects(root: JsonSchema, values: Record<string, unknown>)
   visit(root, values, []);
   return found;
 }
+
+/**
+ * The dotted path of every value of values.yaml a user sets as a whole: the chart's own objects are
+ * walked into, while a Kubernetes type, a map or a list is one value (`operator.resources`).
+ */
+export function valuePaths(root: JsonSchema, values: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  const visit = (node: JsonSchema, value: unknown, path: string): void => {
+    const schema = resolve(root, node);
+    const chartObject =
+      isObject(value) &&
+      schema.properties !== undefined &&
+      !(node.$ref?.startsWith(KUBERNETES_TYPE) ?? false);
+    if (!chartObject) {
+      paths.push(path);
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const property = schema.properties?.[key];
+      if (property !== undefined) visit(property, child, path === '' ? key : `${path}.${key}`);
+    }
+  };
+  visit(root, values, '');
+  return paths;
+}

@@ -8,7 +8,13 @@ import { parse } from 'yaml';
 import { requireKubeOrSkip, sharedKubeApiServer } from '../support/kube-apiserver.js';
 import { kubeClients } from '../support/kube-client.js';
 import { CHART_DIR, helmFailure, requireHelmOrSkip, runHelm, templateFailure } from '../support/helm.js';
-import { closedObjects, closedObjectViolations, keyMismatches, type JsonSchema } from './schema-walk.js';
+import {
+  closedObjects,
+  closedObjectViolations,
+  keyMismatches,
+  valuePaths,
+  type JsonSchema,
+} from './schema-walk.js';
 
 type Values = Record<string, unknown>;
 
@@ -54,6 +60,13 @@ describe('values.schema.json (real helm)', function () {
 
   it('names exactly the keys of values.yaml (Kubernetes types: at least those values.yaml sets)', () => {
     assert.deepEqual(keyMismatches(SCHEMA, VALUES), []);
+  });
+
+  it('is documented value by value in docs/kubernetes.md, and the docs name no value it lacks', () => {
+    const doc = readFileSync(join(CHART_DIR, '..', '..', 'docs', 'kubernetes.md'), 'utf8');
+    const values = doc.split('\n## Values\n')[1]?.split('\n## ')[0] ?? '';
+    const rows = [...values.matchAll(/^\| `([A-Za-z.]+)` \|/gm)].map((match) => match[1]!);
+    assert.deepEqual([...rows].sort(), valuePaths(SCHEMA, VALUES).sort());
   });
 
   it('refuses an unknown key in each object of values.yaml, naming the key and where it is', async () => {
