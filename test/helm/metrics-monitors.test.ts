@@ -15,7 +15,7 @@ interface Endpoint {
   scheme: string;
   interval?: string;
   scrapeTimeout?: string;
-  relabelings?: { sourceLabels: string[]; targetLabel: string }[];
+  relabelings?: { action: string; sourceLabels: string[]; targetLabel: string }[];
 }
 interface Monitor extends RenderedObject {
   spec: {
@@ -176,7 +176,7 @@ describe('metrics.serviceMonitor and metrics.podMonitor (real helm)', function (
       assert.deepEqual(
         endpoint?.relabelings ?? [],
         component === 'dataplane'
-          ? [{ sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' }]
+          ? [{ action: 'replace', sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' }]
           : [],
       );
     }

@@ -151,7 +151,8 @@ record data). Call with (dict "component" "dataplane" "monitor" .Values.metrics.
   {{- if eq .component "dataplane" }}
   # One data-plane pod per node: its series carry the node's name.
   relabelings:
-    - sourceLabels: [__meta_kubernetes_pod_node_name]
+    - action: replace
+      sourceLabels: [__meta_kubernetes_pod_node_name]
       targetLabel: node
   {{- end }}
 {{- end -}}
