@@ -168,6 +168,20 @@ describe('logLevel, extraArgs and extraEnv of the operator and the data plane (r
     assert.match(dataplane, /the chart sets --internal-listen-addr itself/);
   });
 
+  it('renders a 0.1.0 release’s values, which lack the new keys (helm upgrade --reuse-values)', async () => {
+    // --reuse-values renders with the old chart's values as defaults; null removes a key the same way.
+    const none = { logLevel: null, extraArgs: null, extraEnv: null };
+    const objects = await renderChart({ ...NO_LIVE, metrics: null, operator: none, dataplane: none });
+    for (const { component, kind } of COMPONENTS) {
+      assert.deepEqual(
+        container(objects, kind, component),
+        container(withoutLive, kind, component),
+        component,
+      );
+    }
+    assert.ok(!objects.some((object) => object.kind === 'ServiceMonitor' || object.kind === 'PodMonitor'));
+  });
+
   it('refuses an EnvVar with both value and valueFrom, or without a name', async () => {
     const both = { name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } };
     const failure = await templateFailure({ operator: { extraEnv: [both, { value: 'y' }] } });

@@ -2,7 +2,8 @@
 The containers' args and env. Each workload renders its own list, then the user's extraArgs and extraEnv
 after it; a flag or variable the chart sets itself cannot be given again (a second --admin-listen-addr
 would move the unauthenticated admin API off loopback, a second --health-listen-addr would leave the
-probes on a closed port): the chart's own list is parsed back (fromYamlArray) to know which.
+probes on a closed port): the chart's own list is parsed back (fromYamlArray) to know which. Values a
+release made with chart 0.1.0 lack the new keys under `helm upgrade --reuse-values`: defaults here.
 */}}
 
 {{- define "streamroute.operator.args" -}}
@@ -34,7 +35,7 @@ probes on a closed port): the chart's own list is parsed back (fromYamlArray) to
 - {{ join "," . | quote }}
 {{- end }}
 - --log-level
-- {{ $o.logLevel | quote }}
+- {{ $o.logLevel | default "info" | quote }}
 {{- end -}}
 
 {{- define "streamroute.dataplane.args" -}}
@@ -69,7 +70,7 @@ probes on a closed port): the chart's own list is parsed back (fromYamlArray) to
 - --health-listen-addr
 - "0.0.0.0:{{ $d.healthPort }}"
 - --log-level
-- {{ $d.logLevel | quote }}
+- {{ $d.logLevel | default "info" | quote }}
 {{- end -}}
 
 {{- define "streamroute.operator.env" -}}
