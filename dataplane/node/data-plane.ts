@@ -184,7 +184,7 @@ export class DataPlane implements AdminBackend {
         listeners.push({
           kind: 'syslog',
           protocol,
-          what: `syslog ingestor ${name} of domain ${domain} (${protocol})`,
+          what: `syslog ${protocol} ingestor ${name} of domain ${domain}`,
           setBy: "its client's addr",
           status,
         });

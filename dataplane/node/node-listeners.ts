@@ -16,7 +16,7 @@ export interface NodeListener {
   kind: 'http' | 'https' | 'syslog' | 'admin' | 'internal';
   /** Of a syslog listener: `udp`, `tcp`, `tls`. */
   protocol?: string;
-  /** What the user knows it as: `HTTP`, `admin API`, `syslog ingestor udp-in of domain default (udp)`. */
+  /** What the user knows it as: `HTTP`, `admin API`, `syslog udp ingestor udp-in of domain default`. */
   what: string;
   /** Where its address is set: the flag, or the graph. */
   setBy: string;

@@ -137,9 +137,11 @@ export class IngestHandler implements BodySink<Routed> {
       otherTable: this.#otherTable(),
       ...(target === undefined ? {} : { maxBodyBytes: target.maxBodyBytes }),
     });
+    const body = `${text}\n`;
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.end(`${text}\n`);
+    res.end(body);
   }
 }
 
