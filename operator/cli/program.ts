@@ -6,6 +6,8 @@ import type { CompileOptions } from './commands/compile.js';
 import { addDataplaneCommand } from './commands/dataplane.js';
 import { LOG_LEVELS, NODE_DEFAULTS } from './commands/node-defaults.js';
 import type { NodeOptions } from './commands/node.js';
+import { BIND_ERROR_MODES } from '../../dataplane/node/node-listeners.js';
+import { HTTP_ERROR_BODIES } from '../../dataplane/sources/http/config.js';
 import { connectionFlagHelp } from '../../dataplane/kube/dataplane-flags.js';
 import { SUBSCRIPTION_FLAGS } from '../../dataplane/kube/subscription-flags.js';
 import { addOperatorCommand } from './commands/operator.js';
@@ -103,6 +105,22 @@ export function buildProgram(
       new Option('--log-level <level>', 'log level (JSON lines on stderr)')
         .choices(LOG_LEVELS)
         .default('info'),
+    )
+    .addOption(
+      new Option(
+        '--on-bind-error <mode>',
+        'a listener that cannot bind at start: exit (one line on stderr, exit 3) or retry until it can',
+      )
+        .choices(BIND_ERROR_MODES)
+        .default(NODE_DEFAULTS.onBindError),
+    )
+    .addOption(
+      new Option(
+        '--http-error-body <mode>',
+        'a refused HTTP request (404, 405, 413) gets a line saying why (explain) or an empty body',
+      )
+        .choices(HTTP_ERROR_BODIES)
+        .default(NODE_DEFAULTS.httpErrorBody),
     );
   const node = program.commands.find((command) => command.name() === 'node');
   for (const [, usage, description] of connectionFlagHelp()) node?.option(usage, description);

@@ -9,4 +9,6 @@ export const NODE_DEFAULTS = {
   httpListenAddr: DEFAULT_HTTP_LISTEN_ADDR,
   httpsListenAddr: DEFAULT_HTTPS_LISTEN_ADDR,
   adminListenAddr: DEFAULT_ADMIN_LISTEN_ADDR,
+  onBindError: 'exit',
+  httpErrorBody: 'explain',
 } as const;
