@@ -1,6 +1,8 @@
 // The commands that talk to a node, on the `streamroute` command line: statements run from the root
 // command (-c, -f, stdin), `subscribe` and `describe`. -d and --server are accepted before the command
 // (root options) and after it (the command's own); the command's own win.
+import { didYouMean } from '../client/did-you-mean.js';
+import { STATEMENT_KEYWORDS } from '../language/syntax-error.js';
 import { drained } from '../client/drained.js';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, type Output } from '../client/report.js';
@@ -44,6 +46,8 @@ export interface ClientContext {
   cwd?: string;
   /** Ends a running subscription (exit 0). Without it, SIGINT or SIGTERM does. */
   signal?: AbortSignal;
+  /** The shell's terminal (default: the process's stdin, stdout and stderr). */
+  terminal?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; errors: NodeJS.WritableStream };
 }
 
 interface TargetOptions extends ClusterCommandOptions {
@@ -180,14 +184,12 @@ export function addNodeCommands(
     )
     .action(async (_options: unknown, command: Command) => {
       const [unknown] = command.args;
-      if (unknown !== undefined) {
-        command.error(`error: unknown command '${unknown}'`, {
-          code: 'commander.unknownCommand',
-          exitCode: EXIT.usage,
-        });
-      }
+      if (unknown !== undefined) unknownCommand(command, unknown);
       const stdin = context.stdin ?? processStdin;
-      if (inputs.length === 0 && stdin.isTTY) command.help({ error: true });
+      if (inputs.length === 0 && stdin.isTTY) {
+        exit(await openShell(program, clusterFor(program), env, context));
+        return;
+      }
       const cluster = clusterFor(program);
       if (cluster !== undefined) {
         const cwd = context.cwd ?? process.cwd();
@@ -199,6 +201,41 @@ export function addNodeCommands(
         await runStatements({ target: nodeTarget, inputs, stdin, cwd: context.cwd ?? process.cwd() }, output),
       );
     });
+}
+
+/** `error: unknown command 'subscrib'` and the nearest commands; a statement gets a hint about -c. */
+function unknownCommand(command: Command, unknown: string): never {
+  const near = didYouMean(
+    unknown,
+    command.commands.map((each) => each.name()),
+  );
+  const statement = /^\s*[a-z]+\b/i.exec(unknown)?.[0]?.trim().toUpperCase();
+  const hint = (STATEMENT_KEYWORDS as readonly string[]).includes(statement ?? '')
+    ? `\n(To run statements, pass them with -c: streamroute -c ${JSON.stringify(unknown)})`
+    : near === ''
+      ? ''
+      : `\n${near}`;
+  command.error(`error: unknown command '${unknown}'${hint}`, {
+    code: 'commander.unknownCommand',
+    exitCode: EXIT.usage,
+  });
+}
+
+/** The interactive shell on the node or cluster the options choose; its code is loaded only here. */
+async function openShell(
+  program: Command,
+  cluster: ReturnType<typeof clusterOf>,
+  env: Readonly<Record<string, string | undefined>>,
+  context: ClientContext,
+): Promise<number> {
+  const cwd = context.cwd ?? process.cwd();
+  const { runShell } = await import('../shell/run-shell.js');
+  const { clusterStatementTarget, nodeStatementTarget } = await import('../shell/statement-target.js');
+  const shellTarget =
+    cluster === undefined
+      ? nodeStatementTarget(target(program.opts<TargetOptions>(), {}, env), cwd)
+      : clusterStatementTarget(cluster.connect(), cwd);
+  return runShell({ target: shellTarget, env, ...context.terminal });
 }
 
 function buffered(options: { buffer?: number }): { buffer?: number } {
