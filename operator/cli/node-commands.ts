@@ -50,7 +50,7 @@ export interface ClientContext {
   terminal?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; errors: NodeJS.WritableStream };
 }
 
-interface TargetOptions extends ClusterCommandOptions {
+export interface TargetOptions extends ClusterCommandOptions {
   domain?: string;
   server?: Server;
 }
@@ -209,8 +209,9 @@ function unknownCommand(command: Command, unknown: string): never {
     unknown,
     command.commands.map((each) => each.name()),
   );
-  const statement = /^\s*[a-z]+\b/i.exec(unknown)?.[0]?.trim().toUpperCase();
-  const hint = (STATEMENT_KEYWORDS as readonly string[]).includes(statement ?? '')
+  // `streamroute 'SHOW RELAYS;'`: statements given where a command goes
+  const first = /^\s*([a-z]+)[\s;]/i.exec(unknown)?.[1]?.toUpperCase() ?? '';
+  const hint = (STATEMENT_KEYWORDS as readonly string[]).includes(first)
     ? `\n(To run statements, pass them with -c: streamroute -c ${JSON.stringify(unknown)})`
     : near === ''
       ? ''
@@ -243,18 +244,19 @@ function buffered(options: { buffer?: number }): { buffer?: number } {
 }
 
 /** -d and --server after a command; without them, the root's (before the command) apply. */
-function domainOption(): Option {
+export function domainOption(): Option {
   return new Option(
     '-d, --domain <domain>',
     'the domain to work in (default: -d before the command, else default)',
   ).argParser(domainArgument);
 }
 
-function serverOption(): Option {
+export function serverOption(): Option {
   return new Option('--server <url>', SERVER_HELP).argParser(serverArgument);
 }
 
-function target(
+/** The node a command talks to: its own --server and -d, else the root's, else $STREAMROUTE_SERVER. */
+export function target(
   own: TargetOptions,
   root: TargetOptions,
   env: Readonly<Record<string, string | undefined>>,
