@@ -135,4 +135,3 @@ describe('telemetry', () => {
     assert.deepEqual(await pending(), []);
   });
 });
-
