@@ -74,8 +74,15 @@ describe('top rows', () => {
 
   it('prints short numbers, - where there is no value, and fits the width by cutting names and dropping columns', () => {
     assert.deepEqual(
-      [short(99_999), short(123_456), short(12_345_678), short(1_234_567_890)],
-      ['99999', '123.5k', '12346k', '1235M'],
+      [
+        short(99_999),
+        short(123_456),
+        short(999_949),
+        short(999_950),
+        short(12_345_678),
+        short(1_234_567_890),
+      ],
+      ['99999', '123.5k', '999.9k', '1.0M', '12.3M', '1.2G'],
     );
     const rows = rowsOf([], [look(0, [counts('a_rather_long_relay_name', { recordsIn: 3 })])]);
     assert.deepEqual(tableLines(rows, { nodes: false }), [

@@ -27,11 +27,12 @@ const COLUMNS: readonly Column[] = [
 const NODE: Column = { title: 'NODE', right: false, value: (row) => row.node };
 const MIN_NAME = 8;
 
-/** `1234`, `12.3k`, `4.5M`: at most six characters. */
+/** `99999`, `123.5k`, `12.3M`, `4.5G`: at most six characters. */
 export function short(value: number): string {
   if (value < 100_000) return String(Math.round(value));
-  if (value < 100_000_000) return `${(value / 1000).toFixed(value < 1_000_000 ? 1 : 0)}k`;
-  return `${(value / 1_000_000).toFixed(0)}M`;
+  if (value < 999_950) return `${(value / 1e3).toFixed(1)}k`;
+  if (value < 999_950_000) return `${(value / 1e6).toFixed(1)}M`;
+  return `${(value / 1e9).toFixed(1)}G`;
 }
 
 function rateText(value: number | null): string {

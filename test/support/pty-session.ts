@@ -25,6 +25,8 @@ export interface PtyOptions {
   env?: Record<string, string>;
   /** Run `sh -c SCRIPT` instead, where `"$@"` is the command that runs the CLI. */
   shell?: string;
+  /** Run this command instead (an interactive zsh, say). */
+  command?: readonly string[];
 }
 
 export class PtySession {
@@ -37,7 +39,8 @@ export class PtySession {
   constructor(args: readonly string[], options: PtyOptions = {}) {
     const cli = [process.execPath, '--import', 'tsx', CLI];
     const command =
-      options.shell === undefined ? [...cli, ...args] : ['sh', '-c', options.shell, 'sh', ...cli];
+      options.command ??
+      (options.shell === undefined ? [...cli, ...args] : ['sh', '-c', options.shell, 'sh', ...cli]);
     const bridge = ['-u', BRIDGE, String(options.rows ?? 30), String(options.columns ?? 120), ...command];
     this.#child = spawn('python3', bridge, {
       cwd: ROOT,
