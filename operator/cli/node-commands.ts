@@ -3,6 +3,8 @@
 // (root options) and after it (the command's own); the command's own win.
 import { didYouMean } from '../client/did-you-mean.js';
 import { STATEMENT_KEYWORDS } from '../language/syntax-error.js';
+import type { ChosenTarget } from '../shell/statement-target.js';
+import { DEFAULT_OPERATOR_NAMESPACE } from '../cluster/cluster-target.js';
 import { drained } from '../client/drained.js';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, type Output } from '../client/report.js';
@@ -229,14 +231,12 @@ async function openShell(
   env: Readonly<Record<string, string | undefined>>,
   context: ClientContext,
 ): Promise<number> {
-  const cwd = context.cwd ?? process.cwd();
   const { runShell } = await import('../shell/run-shell.js');
-  const { clusterStatementTarget, nodeStatementTarget } = await import('../shell/statement-target.js');
-  const shellTarget =
+  const chosen: ChosenTarget =
     cluster === undefined
-      ? nodeStatementTarget(target(program.opts<TargetOptions>(), {}, env), cwd)
-      : clusterStatementTarget(cluster.connect(), cwd);
-  return runShell({ target: shellTarget, env, ...context.terminal });
+      ? { kind: 'node', node: target(program.opts<TargetOptions>(), {}, env) }
+      : { kind: 'cluster', connect: () => cluster.connect(), operatorNamespace: DEFAULT_OPERATOR_NAMESPACE };
+  return runShell({ target: chosen, cwd: context.cwd ?? process.cwd(), env, ...context.terminal });
 }
 
 function buffered(options: { buffer?: number }): { buffer?: number } {

@@ -8,10 +8,11 @@ import { complete } from './completer.js';
 import { NameCache } from './name-cache.js';
 import { ShellHistory, historyFile } from './shell-history.js';
 import { ShellSession } from './shell-session.js';
-import type { StatementTarget } from './statement-target.js';
+import { statementTargetOf, type ChosenTarget, type StatementTarget } from './statement-target.js';
 
 export interface ShellOptions {
-  target: StatementTarget;
+  target: ChosenTarget;
+  cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   /** The terminal (default: the process's stdin and stdout) and where errors go (default: stderr). */
   input?: NodeJS.ReadableStream;
@@ -29,9 +30,10 @@ export async function runShell(options: ShellOptions): Promise<number> {
     out: (text) => void terminal.write(line(text)),
     err: (text) => void errors.write(line(text)),
   };
+  const target = await statementTargetOf(options.target, options.cwd);
   const history = new ShellHistory(historyFile(options.env), (message) => print.err(message));
-  const names = new NameCache(options.target);
-  const session = new ShellSession({ target: options.target, output: print, history, names });
+  const names = new NameCache(target);
+  const session = new ShellSession({ target, output: print, history, names });
   const rl = createInterface({
     input,
     output: terminal,
@@ -61,7 +63,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     rl.setPrompt(session.prompt);
     rl.prompt();
   });
-  print.out(banner(options.target));
+  print.out(banner(target));
   void names.objects();
   rl.setPrompt(session.prompt);
   rl.prompt();

@@ -21,6 +21,21 @@ export interface StatementTarget {
   domains(): Promise<string[]>;
 }
 
+/**
+ * The node or cluster a command works on, as the command line chose it (the shape of the command line's
+ * own target: a node's address and domain, or a cluster to connect to).
+ */
+export type ChosenTarget =
+  | { kind: 'node'; node: NodeTarget }
+  | { kind: 'cluster'; connect(): Cluster | Promise<Cluster>; operatorNamespace: string };
+
+/** Where statements run for the chosen target. */
+export async function statementTargetOf(chosen: ChosenTarget, cwd: string): Promise<StatementTarget> {
+  return chosen.kind === 'node'
+    ? nodeStatementTarget(chosen.node, cwd)
+    : clusterStatementTarget(await chosen.connect(), cwd);
+}
+
 /** The shell never reads stdin as a script: every script it runs is text it holds. */
 const NO_STDIN: Stdin = { isTTY: true, read: () => Promise.resolve('') };
 

@@ -5,6 +5,7 @@ import type { ReadStream, WriteStream } from 'node:tty';
 import type { Output } from '../../client/report.js';
 import { processStdin } from '../../client/scripts.js';
 import { addClusterOptions, clusterOf } from '../../cluster/index.js';
+import type { ChosenTarget } from '../../shell/statement-target.js';
 import { SORT_KEYS, type SortKey } from '../../top/sort-keys.js';
 import {
   domainOption,
@@ -52,12 +53,12 @@ export function addTopCommand(
     .addOption(domainOption())
     .addOption(serverOption())
     .action(async (options: TopCommandOptions, command: Command) => {
-      const cluster = clusterOf(command, program, env);
-      const run = await import('../../top/run-top.js');
-      const source =
-        cluster === undefined
-          ? await nodeSource(options, program, env, context)
-          : await clusterSource(cluster.subscribe());
+      const chosen = chosenTarget(command, program, env, options);
+      const [{ runTop }, { topSourceOf }] = await Promise.all([
+        import('../../top/run-top.js'),
+        import('../../top/top-source.js'),
+      ]);
+      const source = await topSourceOf(chosen, context.cwd ?? process.cwd());
       const live = (context.stdin ?? processStdin).isTTY && process.stdout.isTTY === true;
       const terminal = live
         ? { input: process.stdin as ReadStream, output: process.stdout as WriteStream }
@@ -68,24 +69,20 @@ export function addTopCommand(
         sort: options.sort,
         output: options.output,
       };
-      exit(await run.runTop(terminal === undefined ? view : { ...view, terminal }, output));
+      exit(await runTop(terminal === undefined ? view : { ...view, terminal }, output));
     });
   addClusterOptions(top, { operatorNamespace: true });
 }
 
-async function nodeSource(
-  options: TopCommandOptions,
+/** The node or cluster the options choose (the same rule as every command that talks to a node). */
+function chosenTarget(
+  command: Command,
   program: Command,
   env: Readonly<Record<string, string | undefined>>,
-  context: ClientContext,
-) {
-  const { nodeTopSource } = await import('../../top/node-top-source.js');
-  const { nodeStatementTarget } = await import('../../shell/statement-target.js');
-  const node = target(options, program.opts<TargetOptions>(), env);
-  return nodeTopSource(node, nodeStatementTarget(node, context.cwd ?? process.cwd()));
-}
-
-async function clusterSource(chosen: ReturnType<NonNullable<ReturnType<typeof clusterOf>>['subscribe']>) {
-  const { clusterTopSource } = await import('../../top/cluster-top-source.js');
-  return clusterTopSource(chosen);
+  options: TopCommandOptions,
+): ChosenTarget {
+  const cluster = clusterOf(command, program, env);
+  if (cluster === undefined)
+    return { kind: 'node', node: target(options, program.opts<TargetOptions>(), env) };
+  return { kind: 'cluster', connect: () => cluster.connect(), operatorNamespace: options.operatorNamespace };
 }
