@@ -1,6 +1,8 @@
 // The commands that talk to a node, on the `streamroute` command line: statements run from the root
 // command (-c, -f, stdin), `subscribe` and `describe`. -d and --server are accepted before the command
 // (root options) and after it (the command's own); the command's own win.
+import { didYouMean } from '../client/did-you-mean.js';
+import { STATEMENT_KEYWORDS } from '../language/syntax-error.js';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, type Output } from '../client/report.js';
 import {
@@ -24,6 +26,8 @@ export interface ClientContext {
   cwd?: string;
   /** Ends a running subscription (exit 0). Without it, SIGINT or SIGTERM does. */
   signal?: AbortSignal;
+  /** The shell's terminal (default: the process's stdin, stdout and stderr). */
+  terminal?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; errors: NodeJS.WritableStream };
 }
 
 const SERVER_HELP = `the node's admin API (default: $${SERVER_ENV}, else a kubeconfig's cluster, else ${DEFAULT_SERVER})`;
@@ -147,16 +151,15 @@ export function addNodeCommands(
     )
     .action(async (_options: unknown, command: Command) => {
       const [unknown] = command.args;
-      if (unknown !== undefined) {
-        command.error(`error: unknown command '${unknown}'`, {
-          code: 'commander.unknownCommand',
-          exitCode: EXIT.usage,
-        });
-      }
+      if (unknown !== undefined) unknownCommand(command, unknown);
       const stdin = context.stdin ?? (await import('../client/scripts.js')).processStdin;
-      if (inputs.length === 0 && stdin.isTTY) command.help({ error: true });
       const target = targetOf(program, program, env);
       const cwd = context.cwd ?? process.cwd();
+      if (inputs.length === 0 && stdin.isTTY) {
+        const { runShell } = await import('../shell/run-shell.js');
+        exit(await onTarget(target, () => runShell({ target, cwd, env, ...context.terminal })));
+        return;
+      }
       if (target.kind === 'cluster') {
         const { runClusterStatements } = await import('../cluster/index.js');
         const cluster = await target.connect();
@@ -168,18 +171,37 @@ export function addNodeCommands(
     });
 }
 
+/** `error: unknown command 'subscrib'` and the nearest commands; a statement gets a hint about -c. */
+function unknownCommand(command: Command, unknown: string): never {
+  const near = didYouMean(
+    unknown,
+    command.commands.map((each) => each.name()),
+  );
+  // `streamroute 'SHOW RELAYS;'`: statements given where a command goes
+  const first = /^\s*([a-z]+)[\s;]/i.exec(unknown)?.[1]?.toUpperCase() ?? '';
+  const hint = (STATEMENT_KEYWORDS as readonly string[]).includes(first)
+    ? `\n(To run statements, pass them with -c: streamroute -c ${JSON.stringify(unknown)})`
+    : near === ''
+      ? ''
+      : `\n${near}`;
+  command.error(`error: unknown command '${unknown}'${hint}`, {
+    code: 'commander.unknownCommand',
+    exitCode: EXIT.usage,
+  });
+}
+
 function buffered(options: { buffer?: number }): { buffer?: number } {
   return options.buffer === undefined ? {} : { buffer: options.buffer };
 }
 
 /** -d and --server after a command; without them, the root's (before the command) apply. */
-function domainOption(): Option {
+export function domainOption(): Option {
   return new Option(
     '-d, --domain <domain>',
     'the domain to work in (default: -d before the command, else default)',
   ).argParser(domainArgument);
 }
 
-function serverOption(): Option {
+export function serverOption(): Option {
   return new Option('--server <url>', SERVER_HELP).argParser(serverArgument);
 }
