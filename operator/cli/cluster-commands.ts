@@ -2,7 +2,7 @@
 // --context or $STREAMROUTE_KUBECONFIG, before or after the command).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../client/errors.js';
-import type { ClientContext } from './node-commands.js';
+import { formatOf, outputOption, type ClientContext } from './node-commands.js';
 import { domainArgument } from '../client/arguments.js';
 import { runApply } from './commands/apply.js';
 import { runDiff } from './commands/diff.js';
@@ -57,8 +57,14 @@ export function addClusterCommands(
     .description('show what apply -f would change in a cluster namespace (exit 1 when anything would)')
     .addOption(files())
     .addOption(domain())
+    .addOption(outputOption('(default: -o before the command, else table)'))
     .action(async (options: { file: string[] }, command: Command) =>
-      exit(await runDiff({ cluster: clusterFor(command), files: options.file }, output)),
+      exit(
+        await runDiff(
+          { cluster: clusterFor(command), files: options.file, format: formatOf(command, program) },
+          output,
+        ),
+      ),
     );
   const rollback = program
     .command('rollback')

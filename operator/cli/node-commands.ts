@@ -12,6 +12,7 @@ import {
   serverArgument,
 } from '../client/arguments.js';
 import { runDescribe } from '../client/describe.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../client/output-format.js';
 import {
   chooseServer,
   DEFAULT_SERVER,
@@ -49,6 +50,7 @@ export interface ClientContext {
 interface TargetOptions extends ClusterCommandOptions {
   domain?: string;
   server?: Server;
+  output?: OutputFormat;
 }
 
 const SERVER_HELP = `the node's admin API (default: $${SERVER_ENV}, else ${DEFAULT_SERVER})`;
@@ -132,18 +134,19 @@ export function addNodeCommands(
     .description('show the runtime state and metrics of an ingestor or emitter (as DESCRIBE does)')
     .addArgument(new Argument('<kind>', 'ingestor or emitter').argParser(describedKindArgument))
     .addArgument(new Argument('<name>', 'its name (an identifier, as in statements)').argParser(nameArgument))
-    .option('--json', "print the node's JSON instead of text")
+    .addOption(outputOption('(default: -o before the command, else table)'))
+    .addOption(new Option('--json', 'the same as -o json').conflicts('output'))
     .addOption(domainOption())
     .addOption(serverOption())
     .action(
       async (kind: 'ingestor' | 'emitter', name: string, options: { json?: boolean }, command: Command) => {
-        const json = options.json === true;
+        const format = options.json === true ? 'json' : formatOf(command, program);
         const cluster = clusterFor(command);
         if (cluster !== undefined) {
-          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, json }, output));
+          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, format }, output));
           return;
         }
-        exit(await runDescribe({ target: targetOf(command), kind, name, json }, output));
+        exit(await runDescribe({ target: targetOf(command), kind, name, format }, output));
       },
     );
 
@@ -166,6 +169,7 @@ export function addNodeCommands(
         .argParser(domainArgument),
     )
     .addOption(new Option('--server <url>', SERVER_HELP).argParser(serverArgument))
+    .addOption(outputOption('(default: table)'))
     .addOption(
       new Option(
         '-c, --command <statements>',
@@ -191,13 +195,14 @@ export function addNodeCommands(
       const cluster = clusterFor(program);
       if (cluster !== undefined) {
         const cwd = context.cwd ?? process.cwd();
-        exit(await runClusterStatements({ cluster: cluster.connect(), inputs, stdin, cwd }, output));
+        const format = formatOf(program, program);
+        exit(await runClusterStatements({ cluster: cluster.connect(), inputs, stdin, cwd, format }, output));
         return;
       }
       const nodeTarget = target(program.opts<TargetOptions>(), {}, env);
-      exit(
-        await runStatements({ target: nodeTarget, inputs, stdin, cwd: context.cwd ?? process.cwd() }, output),
-      );
+      const cwd = context.cwd ?? process.cwd();
+      const format = formatOf(program, program);
+      exit(await runStatements({ target: nodeTarget, inputs, stdin, cwd, format }, output));
     });
 }
 
@@ -211,6 +216,20 @@ function domainOption(): Option {
     '-d, --domain <domain>',
     'the domain to work in (default: -d before the command, else default)',
   ).argParser(domainArgument);
+}
+
+/** `-o table|wide|json|yaml` (docs/cli.md#output-formats). */
+export function outputOption(defaultHelp: string): Option {
+  return new Option(
+    '-o, --output <format>',
+    `table, wide (more columns), json or yaml (one document, docs/cli.md) ${defaultHelp}`,
+  ).choices(OUTPUT_FORMATS);
+}
+
+/** The command's -o, else the one before the command, else table. */
+export function formatOf(command: Command, program: Command): OutputFormat {
+  const own = command.opts<TargetOptions>().output;
+  return own ?? program.opts<TargetOptions>().output ?? 'table';
 }
 
 function serverOption(): Option {
