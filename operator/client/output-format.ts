@@ -37,7 +37,8 @@ export async function documentText(document: unknown, format: 'json' | 'yaml'): 
   const plain = JSON.parse(JSON.stringify(document)) as unknown;
   if (format === 'json') return `${JSON.stringify(plain, null, 2)}\n`;
   const { stringify } = await import('yaml');
-  return stringify(plain, { lineWidth: 0 });
+  // compat: scalars that YAML 1.1 readers (PyYAML, kubectl's) would read otherwise are quoted (`yes`, `on`).
+  return stringify(plain, { lineWidth: 0, compat: 'yaml-1.1' });
 }
 
 export async function printDocument(

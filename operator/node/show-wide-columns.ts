@@ -3,6 +3,7 @@
 // node and a cluster print the same.
 import type { GraphKind, SpecByKind } from '../api/index.js';
 import type { MessageErrorPolicy, Route } from '../api/common.js';
+import { DEFAULT_MAX_PENDING } from '../api/kinds/correlator.js';
 import { identifier } from '../language/print-literals.js';
 
 export type Column<K extends GraphKind> = readonly [header: string, value: (spec: SpecByKind[K]) => string];
@@ -20,7 +21,7 @@ const onError = (spec: { routes: readonly Route[] }): string =>
 function quiesce(spec: SpecByKind['HttpIngestor'] | SpecByKind['SyslogIngestor']): string {
   const { action, maxSize, onOverflow } = spec.quiesce;
   const size = maxSize === undefined ? '' : ` MAX SIZE ${maxSize}`;
-  const overflow = onOverflow === undefined ? '' : ` ${onOverflow.replace('_', ' ')}`;
+  const overflow = onOverflow === undefined ? '' : ` ON OVERFLOW ${onOverflow.replace('_', ' ')}`;
   return `${action}${size}${overflow}`;
 }
 
@@ -66,7 +67,7 @@ export const WIDE_COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   Correlator: [
     ['MATCH', (spec) => spec.match],
     ['MAX TIME', (spec) => spec.maxTime],
-    ['MAX PENDING', (spec) => orDash(spec.maxPending?.toString())],
+    ['MAX PENDING', (spec) => String(spec.maxPending ?? DEFAULT_MAX_PENDING)],
     ['ON TIMEOUT', (spec) => `${timeout(spec.onTimeout.left)}, ${timeout(spec.onTimeout.right)}`],
   ],
   Emitter: [
