@@ -211,7 +211,7 @@ function buffered(options: { buffer?: number }): { buffer?: number } {
 }
 
 /** -d and --server after a command; without them, the root's (before the command) apply. */
-function domainOption(): Option {
+export function domainOption(): Option {
   return new Option(
     '-d, --domain <domain>',
     'the domain to work in (default: -d before the command, else default)',
@@ -232,8 +232,17 @@ export function formatOf(command: Command, program: Command): OutputFormat {
   return own ?? program.opts<TargetOptions>().output ?? 'table';
 }
 
-function serverOption(): Option {
+export function serverOption(): Option {
   return new Option('--server <url>', SERVER_HELP).argParser(serverArgument);
+}
+
+/** The node a command talks to: its own --server and -d, else the root's, else $STREAMROUTE_SERVER. */
+export function nodeTargetOf(
+  command: Command,
+  program: Command,
+  env: Readonly<Record<string, string | undefined>>,
+): NodeTarget {
+  return target(command.opts<TargetOptions>(), program.opts<TargetOptions>(), env);
 }
 
 function target(

@@ -13,6 +13,7 @@ import { addOperatorCommand } from './commands/operator.js';
 import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
 import { runShowCreate } from './commands/show-create.js';
 import { addClusterCommands } from './cluster-commands.js';
+import { addGraphCommand } from './graph-command.js';
 import type { Output } from '../client/report.js';
 import { parseResourceOption } from './resource-dirs.js';
 import { rootProgram, runProgram } from './root-program.js';
@@ -106,6 +107,7 @@ export function buildProgram(
   addUninstallCleanupCommand(program, output, exit);
   addNodeCommands(program, output, exit, context);
   addClusterCommands(program, output, exit, context);
+  addGraphCommand(program, output, exit, context);
   return program;
 }
 

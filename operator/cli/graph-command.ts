@@ -1,0 +1,110 @@
+// `streamroute graph` on the command line: its options, and which source it draws (files when given,
+// else the running node, or the cluster in cluster mode). The work is loaded only when it runs.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../client/errors.js';
+import type { Output } from '../client/report.js';
+import { addClusterOptions, clusterOf } from '../cluster/index.js';
+import { domainOption, nodeTargetOf, serverOption, type ClientContext } from './node-commands.js';
+import { parseResourceOption } from './resource-dirs.js';
+
+const FORMATS = ['mermaid', 'dot', 'svg', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface GraphFlags {
+  output: Format;
+  rates?: number;
+  resource: string[];
+  format?: 'sql' | 'yaml';
+  domain?: string;
+}
+
+/** `--rates [seconds]`: 0.1 to 60 seconds between the two readings (2 without a value). */
+function secondsArgument(value: string): number {
+  const seconds = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || seconds < 0.1 || seconds > 60) {
+    throw new InvalidArgumentError('expected seconds between 0.1 and 60.');
+  }
+  return seconds;
+}
+
+export function addGraphCommand(
+  program: Command,
+  output: Output,
+  exit: (code: number) => void,
+  context: ClientContext,
+): void {
+  const env = context.env ?? process.env;
+  const command = program
+    .command('graph')
+    .description('draw a domain: ingestors → codecs → relays → junctions and correlators → emitters')
+    .argument(
+      '[files...]',
+      'statement (.sql) and resource (.yaml) files or directories; - reads stdin; none: the running node or cluster',
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'mermaid, dot, svg (runs Graphviz dot) or json')
+        .choices(FORMATS)
+        .default('mermaid'),
+    )
+    .addOption(
+      new Option(
+        '--rates [seconds]',
+        "add records/s per component from the node's /metrics, read twice this far apart",
+      )
+        .argParser(secondsArgument)
+        .preset(2),
+    )
+    .option(
+      '--resource <name[@version]=dir>',
+      'serve a local directory as an uploaded resource version (files; repeatable)',
+      parseResourceOption,
+      [],
+    )
+    .addOption(
+      new Option('--format <format>', 'input format when it cannot be told from the file name').choices([
+        'sql',
+        'yaml',
+      ]),
+    )
+    .addOption(domainOption())
+    .addOption(serverOption())
+    .action(async (files: string[], flags: GraphFlags, self: Command) => {
+      const { runGraph } = await import('./commands/graph.js');
+      const source = sourceOf(files, flags, self, program, env);
+      const rates = flags.rates === undefined ? {} : { rates: flags.rates };
+      exit(await runGraph({ source, format: flags.output, ...rates }, output));
+    });
+  addClusterOptions(command);
+}
+
+type Source = Parameters<typeof import('./commands/graph.js').runGraph>[0]['source'];
+
+function sourceOf(
+  files: string[],
+  flags: GraphFlags,
+  command: Command,
+  program: Command,
+  env: Readonly<Record<string, string | undefined>>,
+): Source {
+  const cluster = clusterOf(command, program, env);
+  if (files.length > 0) {
+    if (flags.rates !== undefined)
+      throw new UsageError('graph --rates reads a running node; it does not go with files');
+    const domain = flags.domain ?? program.opts<{ domain: string }>().domain;
+    const compile = {
+      domain,
+      resource: flags.resource,
+      ...(flags.format === undefined ? {} : { format: flags.format }),
+    };
+    return { type: 'files', files, compile };
+  }
+  if (cluster !== undefined) {
+    if (flags.rates !== undefined) {
+      throw new UsageError(
+        'graph --rates reads a node’s /metrics (--server); on a cluster use it against one node',
+      );
+    }
+    return { type: 'cluster', cluster: cluster.connect() };
+  }
+  return { type: 'node', target: nodeTargetOf(command, program, env) };
+}
