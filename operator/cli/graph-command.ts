@@ -70,7 +70,7 @@ export function addGraphCommand(
     .addOption(serverOption())
     .action(async (files: string[], flags: GraphFlags, self: Command) => {
       const { runGraph } = await import('./commands/graph.js');
-      const source = sourceOf(files, flags, self, program, env);
+      const source = sourceOf(files, flags, { command: self, program, env });
       const rates = flags.rates === undefined ? {} : { rates: flags.rates };
       exit(await runGraph({ source, format: flags.output, ...rates }, output));
     });
@@ -79,13 +79,13 @@ export function addGraphCommand(
 
 type Source = Parameters<typeof import('./commands/graph.js').runGraph>[0]['source'];
 
-function sourceOf(
-  files: string[],
-  flags: GraphFlags,
-  command: Command,
-  program: Command,
-  env: Readonly<Record<string, string | undefined>>,
-): Source {
+interface Invocation {
+  command: Command;
+  program: Command;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+function sourceOf(files: string[], flags: GraphFlags, { command, program, env }: Invocation): Source {
   const cluster = clusterOf(command, program, env);
   if (files.length > 0) {
     if (flags.rates !== undefined)

@@ -58,83 +58,106 @@ const STAGES: readonly GraphNodeKind[] = [
 type Find = <K extends keyof SpecByKind>(kind: K, name: string) => GraphObject<K> | undefined;
 
 export function domainGraph(domain: string, objects: readonly GraphObject[]): DomainGraph {
-  const nodes = new Map<string, GraphNode>();
-  const edges: GraphEdge[] = [];
-  const find: Find = (kind, name) =>
-    objects.find((object) => object.kind === kind && object.metadata.name === name) as never;
-  const add = (node: GraphNode): string => {
-    if (!nodes.has(node.id)) nodes.set(node.id, node);
-    return node.id;
-  };
-  const relay = (name: string) =>
-    add({
+  const builder = new GraphBuilder(objects);
+  for (const object of objects) builder.add(object);
+  return builder.graph(domain);
+}
+
+class GraphBuilder {
+  readonly #nodes = new Map<string, GraphNode>();
+  readonly #edges: GraphEdge[] = [];
+  readonly find: Find;
+
+  constructor(objects: readonly GraphObject[]) {
+    this.find = (kind, name) =>
+      objects.find((object) => object.kind === kind && object.metadata.name === name) as never;
+  }
+
+  add(object: GraphObject): void {
+    switch (object.kind) {
+      case 'Relay':
+        this.#relay(object.metadata.name);
+        return;
+      case 'HttpIngestor':
+      case 'SyslogIngestor':
+        return this.#ingestor(object);
+      case 'Junction': {
+        const id = this.#node(component(object, 'junction'));
+        for (const from of object.spec.from) this.#edge({ from: this.#relay(from), to: id });
+        return this.#routes(id, object.spec.routes);
+      }
+      case 'Correlator':
+        return this.#correlator(object);
+      case 'Emitter': {
+        const emitter = component(object, 'emitter', [`encode ${identifier(object.spec.codec)}`]);
+        this.#edge({ from: this.#relay(object.spec.from), to: this.#node(emitter) });
+        this.#edge({ from: emitter.id, to: this.#node(syslogClient(object.spec.to.client, this.find)) });
+        return this.#errorEdge(emitter.id, object.spec.onMessageError);
+      }
+      default:
+        return;
+    }
+  }
+
+  graph(domain: string): DomainGraph {
+    const nodes = [...this.#nodes.values()].sort(byStage);
+    const place = new Map(nodes.map((node, index) => [node.id, index]));
+    const at = (id: string): number => place.get(id) ?? -1;
+    const byEnds = (a: GraphEdge, b: GraphEdge): number =>
+      at(a.from) - at(b.from) || at(a.to) - at(b.to) || compare(a.label ?? '', b.label ?? '');
+    return { domain, nodes, edges: [...this.#edges].sort(byEnds) };
+  }
+
+  #ingestor(object: GraphObject<'HttpIngestor' | 'SyslogIngestor'>): void {
+    const { source, ingestor, codec } = ingestorNodes(object, this.find);
+    this.#edge({ from: this.#node(source), to: this.#node(ingestor) });
+    this.#edge({ from: ingestor.id, to: this.#node(codec) });
+    this.#routes(codec.id, object.spec.routes);
+  }
+
+  #correlator(object: GraphObject<'Correlator'>): void {
+    const id = this.#node(component(object, 'correlator'));
+    this.#edge({ from: this.#relay(object.spec.left), to: id, label: 'left' });
+    this.#edge({ from: this.#relay(object.spec.right), to: id, label: 'right' });
+    this.#routes(id, object.spec.routes);
+    for (const side of ['left', 'right'] as const) {
+      const timeout = object.spec.onTimeout[side];
+      if (timeout.action !== 'SEND_TO' || timeout.relay === undefined) continue;
+      this.#edge({ from: id, to: this.#relay(timeout.relay), label: `${side} timeout`, error: true });
+    }
+  }
+
+  #relay(name: string): string {
+    const title = `relay ${identifier(name)}`;
+    return this.#node({
       id: `relay/${name}`,
       kind: 'relay',
-      title: `relay ${identifier(name)}`,
+      title,
       details: [],
       metrics: { kind: 'relay', name },
     });
-  const routesFrom = (from: string, routes: readonly Route[]) => {
+  }
+
+  #routes(from: string, routes: readonly Route[]): void {
     for (const route of routes) {
-      edges.push({ from, to: relay(route.to) });
-      errorEdge(from, route.onMessageError);
-    }
-  };
-  const errorEdge = (from: string, policy: MessageErrorPolicy) => {
-    if (policy.action === 'SEND_TO' && policy.relay !== undefined) {
-      edges.push({ from, to: relay(policy.relay), label: 'message error', error: true });
-    }
-  };
-  for (const object of objects) {
-    switch (object.kind) {
-      case 'Relay':
-        relay(object.metadata.name);
-        break;
-      case 'HttpIngestor':
-      case 'SyslogIngestor': {
-        const { source, ingestor, codec } = ingestorNodes(object, find);
-        edges.push({ from: add(source), to: add(ingestor) }, { from: ingestor.id, to: add(codec) });
-        routesFrom(codec.id, object.spec.routes);
-        break;
-      }
-      case 'Junction': {
-        const id = add(component(object, 'junction'));
-        for (const from of object.spec.from) edges.push({ from: relay(from), to: id });
-        routesFrom(id, object.spec.routes);
-        break;
-      }
-      case 'Correlator': {
-        const id = add(component(object, 'correlator'));
-        edges.push(
-          { from: relay(object.spec.left), to: id, label: 'left' },
-          { from: relay(object.spec.right), to: id, label: 'right' },
-        );
-        routesFrom(id, object.spec.routes);
-        for (const side of ['left', 'right'] as const) {
-          const timeout = object.spec.onTimeout[side];
-          if (timeout.action === 'SEND_TO' && timeout.relay !== undefined) {
-            edges.push({ from: id, to: relay(timeout.relay), label: `${side} timeout`, error: true });
-          }
-        }
-        break;
-      }
-      case 'Emitter': {
-        const emitter = component(object, 'emitter', [`encode ${identifier(object.spec.codec)}`]);
-        edges.push({ from: relay(object.spec.from), to: add(emitter) });
-        edges.push({ from: emitter.id, to: add(syslogClient(object.spec.to.client, find)) });
-        errorEdge(emitter.id, object.spec.onMessageError);
-        break;
-      }
-      default:
-        break;
+      this.#edge({ from, to: this.#relay(route.to) });
+      this.#errorEdge(from, route.onMessageError);
     }
   }
-  const sorted = [...nodes.values()].sort(byStage);
-  const place = new Map(sorted.map((node, index) => [node.id, index]));
-  const at = (id: string): number => place.get(id) ?? -1;
-  const byEnds = (a: GraphEdge, b: GraphEdge): number =>
-    at(a.from) - at(b.from) || at(a.to) - at(b.to) || compare(a.label ?? '', b.label ?? '');
-  return { domain, nodes: sorted, edges: edges.sort(byEnds) };
+
+  #errorEdge(from: string, policy: MessageErrorPolicy): void {
+    if (policy.action !== 'SEND_TO' || policy.relay === undefined) return;
+    this.#edge({ from, to: this.#relay(policy.relay), label: 'message error', error: true });
+  }
+
+  #node(node: GraphNode): string {
+    if (!this.#nodes.has(node.id)) this.#nodes.set(node.id, node);
+    return node.id;
+  }
+
+  #edge(edge: GraphEdge): void {
+    this.#edges.push(edge);
+  }
 }
 
 function component(

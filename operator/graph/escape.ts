@@ -23,10 +23,7 @@ export function dotLabel(lines: readonly string[]): string {
 
 /** A DOT double-quoted ID (not a label: no entity or escape sequence is read in it but `\"`). */
 export function dotId(id: string): string {
-  return `"${id
-    .replaceAll('\\', '\\\\')
-    .replaceAll('"', '\\"')
-    .replace(/[\r\n]/gu, ' ')}"`;
+  return `"${id.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
 function dotText(line: string): string {
@@ -37,14 +34,20 @@ function dotText(line: string): string {
  * A Mermaid quoted label (`"…"`) showing the lines. Mermaid reads `#name;` and `#123;` as entities and
  * renders labels as HTML, so every character that means something to it or to HTML is written as its
  * numeric entity: quote, `#`, `&`, `<`, `>`, backslash, backtick (a markdown string), `|`, braces and
- * brackets. Lines are joined with `<br>`.
+ * brackets; and `ﬂ` and `¶`, which start and end mermaid's own entity markers. Whitespace at either end of a line,
+ * which mermaid trims, is written as entities too. Lines are joined with `<br>`.
  */
 export function mermaidLabel(lines: readonly string[]): string {
-  return `"${splitLines(lines).map(mermaidText).join('<br>')}"`;
+  const text = splitLines(lines).map(mermaidText).join('<br>');
+  // Mermaid refuses an empty string: an empty label is drawn as one space.
+  return `"${text === '' ? '#32;' : text}"`;
 }
 
-const MERMAID_SPECIAL = /["#&<>\\`|{}[\]();]/gu;
+const MERMAID_SPECIAL = /["#&<>\\`|{}[\]();ﬂ¶]/gu;
+const EDGE_SPACE = /^\s+|\s+$/gu;
+
+const entity = (text: string): string => [...text].map((char) => `#${char.codePointAt(0) ?? 0};`).join('');
 
 function mermaidText(line: string): string {
-  return line.replace(MERMAID_SPECIAL, (char) => `#${char.charCodeAt(0)};`);
+  return line.replace(MERMAID_SPECIAL, entity).replace(EDGE_SPACE, entity);
 }
