@@ -126,6 +126,19 @@ describe('the CLI on a real kube-apiserver: -o table|wide|json|yaml', function (
     });
   });
 
+  it('graph: the namespace drawn as its files would be; --rates is for a node', async () => {
+    const drawn = await cli(['graph', '-d', ns, '-o', 'json']);
+    assert.equal(drawn.code, 0, drawn.err);
+    const files = await cli(['graph', '-d', ns, manifests, '-o', 'json']);
+    assert.equal(files.code, 0, files.err);
+    const cluster = JSON.parse(drawn.out) as { domain: string; nodes: unknown[]; edges: unknown[] };
+    assert.equal(cluster.domain, ns);
+    assert.deepEqual(cluster, JSON.parse(files.out));
+    const rates = await cli(['graph', '-d', ns, '--rates']);
+    assert.equal(rates.code, 2);
+    assert.match(rates.err, /graph --rates reads a node/);
+  });
+
   it('diff: the Diff document says what the table says', async () => {
     const same = await documentOf(['diff', '-d', ns, '-f', manifests]);
     assert.equal(same['differences'], 0);
