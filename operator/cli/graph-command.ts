@@ -74,7 +74,7 @@ export function addGraphCommand(
       const rates = flags.rates === undefined ? {} : { rates: flags.rates };
       exit(await runGraph({ source, format: flags.output, ...rates }, output));
     });
-  addClusterOptions(command);
+  addClusterOptions(command, { operatorNamespace: true });
 }
 
 type Source = Parameters<typeof import('./commands/graph.js').runGraph>[0]['source'];
@@ -89,7 +89,7 @@ function sourceOf(files: string[], flags: GraphFlags, { command, program, env }:
   const cluster = clusterOf(command, program, env);
   if (files.length > 0) {
     if (flags.rates !== undefined)
-      throw new UsageError('graph --rates reads a running node; it does not go with files');
+      throw new UsageError('graph --rates reads what runs (a node or a cluster); it does not go with files');
     const domain = flags.domain ?? program.opts<{ domain: string }>().domain;
     const compile = {
       domain,
@@ -99,12 +99,8 @@ function sourceOf(files: string[], flags: GraphFlags, { command, program, env }:
     return { type: 'files', files, compile };
   }
   if (cluster !== undefined) {
-    if (flags.rates !== undefined) {
-      throw new UsageError(
-        'graph --rates reads a node’s /metrics (--server); on a cluster use it against one node',
-      );
-    }
-    return { type: 'cluster', cluster: cluster.connect() };
+    const { cluster: connected, operatorNamespace } = cluster.subscribe();
+    return { type: 'cluster', cluster: connected, pods: { operatorNamespace } };
   }
   return { type: 'node', target: nodeTargetOf(command, program, env) };
 }

@@ -1,6 +1,7 @@
 // Where `streamroute graph` reads a domain: files (checked whole, as validate does), a running node
 // (one script of SHOW statements, whose data carries every object), or a cluster namespace (listed as
-// apply and diff list it); and, for --rates, a node's /metrics as text.
+// apply and diff list it); and, for --rates, a node's /metrics as text, or every data-plane pod's
+// through port-forwards (as `subscribe` without the live API reaches them).
 import type { GraphObject } from '../../api/index.js';
 import type { ShowTarget } from '../../language/ast.js';
 import { SHOW_WORDS } from '../../node/statement-tag.js';
@@ -9,7 +10,12 @@ import { notProtocol, unreachable } from '../../client/errors.js';
 import { answered, callNode, openRequest } from '../../client/node-call.js';
 import { decodeStatementsReply } from '../../client/protocol.js';
 import { listDomain, toGraphObject } from '../../cluster/cluster-objects.js';
-import { readCluster, type Cluster } from '../../cluster/cluster-target.js';
+import { apiFailureText, readCluster, type Cluster } from '../../cluster/cluster-target.js';
+import { portForwardAccess } from '../../cluster/pod-access.js';
+import type { PodGet } from '../../cluster/pod-admin.js';
+import { networkReason } from '../../client/errors.js';
+import type { Output } from '../../client/report.js';
+import { InputError } from '../../language/input-error.js';
 
 /** The kinds a picture shows (schemas, wire schemas and resources are not drawn). */
 const DRAWN: readonly ShowTarget[] = [
@@ -80,4 +86,46 @@ export async function nodeMetrics(target: NodeTarget): Promise<string> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Where --rates reads a cluster's data-plane pods, and (tests) how the port-forwards connect. */
+export interface PodMetricsOptions {
+  cluster: Cluster;
+  operatorNamespace: string;
+  forward?: Pick<PodGet, 'connection' | 'hooks'>;
+}
+
+/**
+ * Every running data-plane pod's /metrics, one after the other (the rates add up over the nodes). A pod
+ * that cannot be read is left out with a line on stderr; the pods that cannot be listed stop the command.
+ */
+export async function podMetrics(options: PodMetricsOptions, output: Output): Promise<string> {
+  const access = portForwardAccess(options.cluster, options.operatorNamespace, options.forward);
+  let pods;
+  try {
+    pods = await access.pods();
+  } catch (error: unknown) {
+    // The API server refused a read the command needs: exit 3, as for any cluster read.
+    const reason = apiFailureText(error);
+    throw new InputError(
+      `--rates: cannot list the data-plane pods in ${options.operatorNamespace}: ${reason}`,
+    );
+  }
+  const texts = await Promise.all(
+    pods.map(async (pod) => {
+      try {
+        const response = await access.get(pod, '/metrics', 'text/plain');
+        const chunks: Buffer[] = [];
+        for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
+        if (response.statusCode === 200) return Buffer.concat(chunks).toString('utf8');
+        output.err(
+          `streamroute: pod ${pod.metadata.name}: /metrics answered HTTP ${response.statusCode ?? '?'}`,
+        );
+      } catch (error: unknown) {
+        output.err(`streamroute: pod ${pod.metadata.name}: cannot read /metrics: ${networkReason(error)}`);
+      }
+      return '';
+    }),
+  );
+  return texts.join('\n');
 }

@@ -1,7 +1,8 @@
 // `streamroute graph`: the domain as a picture (docs/cli.md#streamroute-graph). From files (checked whole
 // first, as validate does), or from the running node or cluster when no file is given; `--rates` adds
 // each component's records a second, from two readings of the node's /metrics. `-o dot|mermaid` print
-// the text, `-o svg` runs Graphviz's `dot` on it, `-o json` prints the `Graph` document.
+// the text, `-o svg` runs Graphviz's `dot` on it, `-o json` prints the `Graph` document. On a cluster the
+// rates add up every data-plane pod's /metrics, read through port-forwards.
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GraphObject } from '../../api/index.js';
@@ -13,7 +14,13 @@ import { domainGraph, type DomainGraph } from '../../graph/domain-graph.js';
 import { ratesBetween } from '../../graph/metrics-rates.js';
 import { renderDot, renderMermaid, type NodeRates } from '../../graph/render-graph.js';
 import { checkedObjects, type CompileOptions } from './compile.js';
-import { clusterObjects, nodeMetrics, nodeObjects } from './graph-sources.js';
+import {
+  clusterObjects,
+  nodeMetrics,
+  nodeObjects,
+  podMetrics,
+  type PodMetricsOptions,
+} from './graph-sources.js';
 
 export const GRAPH_FORMATS = ['dot', 'mermaid', 'svg', 'json'] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
@@ -22,7 +29,7 @@ export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 export type GraphSource =
   | { type: 'files'; files: string[]; compile: CompileOptions }
   | { type: 'node'; target: NodeTarget }
-  | { type: 'cluster'; cluster: Cluster };
+  | { type: 'cluster'; cluster: Cluster; pods: Omit<PodMetricsOptions, 'cluster'> };
 
 export interface GraphOptions {
   source: GraphSource;
@@ -40,10 +47,14 @@ export async function runGraph(options: GraphOptions, output: Output): Promise<n
   const graph = domainGraph(read.domain, read.objects);
   if (graph.nodes.length === 0) output.err(`streamroute: domain ${graph.domain} has nothing to draw`);
   let rates: NodeRates | undefined;
-  if (options.rates !== undefined && source.type === 'node') {
-    const before = await nodeMetrics(source.target);
+  if (options.rates !== undefined && source.type !== 'files') {
+    const read = () =>
+      source.type === 'node'
+        ? nodeMetrics(source.target)
+        : podMetrics({ cluster: source.cluster, ...source.pods }, output);
+    const before = await read();
     await sleep(options.rates * 1000);
-    rates = ratesBetween(graph, { before, after: await nodeMetrics(source.target) }, options.rates);
+    rates = ratesBetween(graph, { before, after: await read() }, options.rates);
   }
   return print(graph, rates, options, output);
 }
