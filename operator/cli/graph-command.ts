@@ -49,7 +49,7 @@ export function addGraphCommand(
     .addOption(
       new Option(
         '--rates [seconds]',
-        "add records/s per component from the node's /metrics, read twice this far apart",
+        'records/s per component from /metrics (the node, or every data-plane pod), read this far apart',
       )
         .argParser(secondsArgument)
         .preset(2),
