@@ -11,6 +11,9 @@ import { documentText, OUTPUT_API_VERSION, outputDocument, sortedKeys } from './
 import { resultEntry, statementDocument } from './statement-document.js';
 
 const AWKWARD = [
+  '\n',
+  ' \n',
+  '  ',
   'yes',
   'on',
   'off',
@@ -120,6 +123,14 @@ describe('-o json and -o yaml', () => {
         }
       }),
     );
+  });
+
+  it('keep a line of blanks (yaml 2.9 wrote " \\n" as a block scalar that reads back as "\\n")', async () => {
+    for (const value of [' \n', '\t\n', 'a\n  \nb', '  ', ' \n ', '\n \n']) {
+      const { json, yaml11, yaml12 } = await bothWays(outputDocument('Test', { value: { '': value } }));
+      assert.deepEqual(yaml12, json, JSON.stringify(value));
+      assert.deepEqual(yaml11, json, JSON.stringify(value));
+    }
   });
 
   it('put apiVersion and kind first, then the fields in the order given', async () => {

@@ -36,10 +36,21 @@ export async function documentText(document: unknown, format: 'json' | 'yaml'): 
   // undefined fields), which the tests check property by property.
   const plain = JSON.parse(JSON.stringify(document)) as unknown;
   if (format === 'json') return `${JSON.stringify(plain, null, 2)}\n`;
-  const { stringify } = await import('yaml');
+  const { Document, visit } = await import('yaml');
   // compat: scalars that YAML 1.1 readers (PyYAML, kubectl's) would read otherwise are quoted (`yes`, `on`).
-  return stringify(plain, { lineWidth: 0, compat: 'yaml-1.1' });
+  const document_ = new Document(plain, { compat: 'yaml-1.1' });
+  // yaml 2.9 writes " \n" as a block scalar whose only line is spaces, which reads back as "\n": a string
+  // with a line of nothing but blanks is written double-quoted instead (the property test found it).
+  visit(document_, {
+    Scalar: (_key, node) => {
+      if (typeof node.value === 'string' && BLANK_LINE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return document_.toString({ lineWidth: 0, doubleQuotedAsJSON: true });
 }
+
+/** A line of spaces and tabs only, in a string of more than one line. */
+const BLANK_LINE = /(^|\n)[ \t]+(\n|$)/u;
 
 export async function printDocument(
   document: unknown,
