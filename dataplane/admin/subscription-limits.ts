@@ -20,6 +20,11 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../core/clock.js';
 import { ThrottledDrops } from '../core/throttled-drops.js';
 import type { LineLog } from './line-log.js';
+import {
+  DEFAULT_MAX_SUBSCRIBERS,
+  DEFAULT_NODE_BUFFER_BYTES,
+  DEFAULT_SUBSCRIPTION_BUFFER_BYTES,
+} from './admin-defaults.js';
 
 /** A relay's lines, as the budget sees them. */
 export interface BufferedLines {
@@ -28,9 +33,7 @@ export interface BufferedLines {
   wake(): void;
 }
 
-export const DEFAULT_MAX_SUBSCRIBERS = 1_000;
-export const DEFAULT_SUBSCRIPTION_BUFFER_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_NODE_BUFFER_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_SUBSCRIBERS, DEFAULT_NODE_BUFFER_BYTES, DEFAULT_SUBSCRIPTION_BUFFER_BYTES };
 
 export interface SubscriptionLimits {
   maxSubscribers: number;

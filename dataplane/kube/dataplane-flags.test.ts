@@ -28,6 +28,33 @@ describe('data-plane flags', () => {
     });
   }
 
+  it('on a cluster: retries a port in use at start and answers refused HTTP requests with an empty body, unless told', () => {
+    const defaults = resolveDataplaneFlags({}, ENV);
+    assert.ok(defaults.ok);
+    assert.deepEqual(
+      { onBindError: defaults.flags.onBindError, httpErrorBody: defaults.flags.httpErrorBody },
+      { onBindError: 'retry', httpErrorBody: 'empty' },
+    );
+    const told = resolveDataplaneFlags({ onBindError: 'exit', httpErrorBody: 'explain' }, ENV);
+    assert.ok(told.ok);
+    assert.deepEqual(
+      { onBindError: told.flags.onBindError, httpErrorBody: told.flags.httpErrorBody },
+      { onBindError: 'exit', httpErrorBody: 'explain' },
+    );
+  });
+
+  for (const [flag, key, bad, choices] of [
+    ['--on-bind-error', 'onBindError', 'Exit', 'exit, retry'],
+    ['--on-bind-error', 'onBindError', '', 'exit, retry'],
+    ['--http-error-body', 'httpErrorBody', 'verbose', 'explain, empty'],
+  ] as const) {
+    it(`refuses ${flag} ${JSON.stringify(bad)}, naming the flag and the choices`, () => {
+      const result = resolveDataplaneFlags({ [key]: bad }, ENV);
+      assert.ok(!result.ok);
+      assert.equal(result.message, `${flag} ${bad}: expected one of ${choices}`);
+    });
+  }
+
   it('lists --health-listen-addr in the flag table (both entry points take it)', () => {
     assert.ok(
       DATAPLANE_FLAGS.some(

@@ -15,6 +15,7 @@
 // then the old listener closes and a new one binds (connections see a close and reconnect).
 import { isDeepStrictEqual } from 'node:util';
 import type { IngestFn } from '../core/ingest.js';
+import type { ListenerStatus } from '../net/retrying-listener.js';
 import type { TransientError } from '../core/status.js';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
@@ -44,6 +45,15 @@ export class DomainSyslogListeners implements SourceSwap {
 
   get(name: string): SyslogListenerSlot | undefined {
     return this.#slots.get(name);
+  }
+
+  /** Every listener with its protocol and status (the node's start-up check). */
+  listeners(): { name: string; protocol: string; status: ListenerStatus }[] {
+    return [...this.#slots].map(([name, slot]) => ({
+      name,
+      protocol: slot.client.protocol,
+      status: slot.view.status,
+    }));
   }
 
   /** Listeners that cannot run now (a port in use, TLS files that failed), with their error. */

@@ -1,10 +1,11 @@
 // `streamroute graph` on the command line: its options, and which source it draws (files when given,
-// else the running node, or the cluster in cluster mode). The work is loaded only when it runs.
+// else the target the rule of client/target-rule.ts chooses: a node or a cluster). The work is loaded
+// only when it runs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../client/errors.js';
 import type { Output } from '../client/report.js';
-import { addClusterOptions, clusterOf } from '../cluster/index.js';
-import { domainOption, nodeTargetOf, serverOption, type ClientContext } from './node-commands.js';
+import { domainOption, serverOption, type ClientContext } from './node-commands.js';
+import { addClusterOptions, onTarget, targetOf } from './target-options.js';
 import { parseResourceOption } from './resource-dirs.js';
 
 const FORMATS = ['mermaid', 'dot', 'svg', 'json'] as const;
@@ -70,37 +71,33 @@ export function addGraphCommand(
     .addOption(serverOption())
     .action(async (files: string[], flags: GraphFlags, self: Command) => {
       const { runGraph } = await import('./commands/graph.js');
-      const source = sourceOf(files, flags, { command: self, program, env });
-      const rates = flags.rates === undefined ? {} : { rates: flags.rates };
-      exit(await runGraph({ source, format: flags.output, ...rates }, output));
+      const options = { format: flags.output, ...(flags.rates === undefined ? {} : { rates: flags.rates }) };
+      if (files.length > 0) {
+        exit(await runGraph({ source: filesSource(files, flags, program), ...options }, output));
+        return;
+      }
+      const target = targetOf(self, program, env);
+      const source: Source =
+        target.kind === 'node'
+          ? { type: 'node', target: target.node }
+          : {
+              type: 'cluster',
+              cluster: await target.connect(),
+              pods: { operatorNamespace: target.operatorNamespace },
+            };
+      exit(await onTarget(target, () => runGraph({ source, ...options }, output)));
     });
   addClusterOptions(command, { operatorNamespace: true });
 }
 
 type Source = Parameters<typeof import('./commands/graph.js').runGraph>[0]['source'];
 
-interface Invocation {
-  command: Command;
-  program: Command;
-  env: Readonly<Record<string, string | undefined>>;
-}
-
-function sourceOf(files: string[], flags: GraphFlags, { command, program, env }: Invocation): Source {
-  const cluster = clusterOf(command, program, env);
-  if (files.length > 0) {
-    if (flags.rates !== undefined)
-      throw new UsageError('graph --rates reads what runs (a node or a cluster); it does not go with files');
-    const domain = flags.domain ?? program.opts<{ domain: string }>().domain;
-    const compile = {
-      domain,
-      resource: flags.resource,
-      ...(flags.format === undefined ? {} : { format: flags.format }),
-    };
-    return { type: 'files', files, compile };
+/** Files, read as validate reads them; -d after the command, else before it. */
+function filesSource(files: string[], flags: GraphFlags, program: Command): Source {
+  if (flags.rates !== undefined) {
+    throw new UsageError('graph --rates reads what runs (a node or a cluster); it does not go with files');
   }
-  if (cluster !== undefined) {
-    const { cluster: connected, operatorNamespace } = cluster.subscribe();
-    return { type: 'cluster', cluster: connected, pods: { operatorNamespace } };
-  }
-  return { type: 'node', target: nodeTargetOf(command, program, env) };
+  const domain = flags.domain ?? program.opts<{ domain: string }>().domain;
+  const format = flags.format === undefined ? {} : { format: flags.format };
+  return { type: 'files', files, compile: { domain, resource: flags.resource, ...format } };
 }

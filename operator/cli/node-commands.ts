@@ -1,7 +1,6 @@
 // The commands that talk to a node, on the `streamroute` command line: statements run from the root
 // command (-c, -f, stdin), `subscribe` and `describe`. -d and --server are accepted before the command
 // (root options) and after it (the command's own); the command's own win.
-import { drained } from '../client/drained.js';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, type Output } from '../client/report.js';
 import {
@@ -11,30 +10,11 @@ import {
   nameArgument,
   serverArgument,
 } from '../client/arguments.js';
-import { runDescribe } from '../client/describe.js';
+import { DEFAULT_SERVER, SERVER_ENV } from '../client/endpoint.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../client/output-format.js';
-import {
-  chooseServer,
-  DEFAULT_SERVER,
-  SERVER_ENV,
-  type NodeTarget,
-  type Server,
-} from '../client/endpoint.js';
 import { UsageError } from '../client/errors.js';
-import { untilInterrupted } from '../client/interrupt.js';
-import { runStatements } from '../client/run-statements.js';
-import { processStdin, type ScriptInput, type Stdin } from '../client/scripts.js';
-import { runSubscribe } from '../client/subscribe.js';
-import {
-  addClusterOptions,
-  clusterOf,
-  runClusterDescribe,
-  runClusterStatements,
-  runClusterSubscribe,
-  runLiveSubscribe,
-  NOT_SERVED,
-  type ClusterCommandOptions,
-} from '../cluster/index.js';
+import type { ScriptInput, Stdin } from '../client/scripts.js';
+import { addClusterOptions, onTarget, targetOf } from './target-options.js';
 
 /** What the node commands take from the process; tests pass their own. */
 export interface ClientContext {
@@ -47,13 +27,7 @@ export interface ClientContext {
   signal?: AbortSignal;
 }
 
-interface TargetOptions extends ClusterCommandOptions {
-  domain?: string;
-  server?: Server;
-  output?: OutputFormat;
-}
-
-const SERVER_HELP = `the node's admin API (default: $${SERVER_ENV}, else ${DEFAULT_SERVER})`;
+const SERVER_HELP = `the node's admin API (default: $${SERVER_ENV}, else a kubeconfig's cluster, else ${DEFAULT_SERVER})`;
 
 /** Adds the root options and action (run statements), `subscribe` and `describe`. */
 export function addNodeCommands(
@@ -64,10 +38,6 @@ export function addNodeCommands(
 ): void {
   const inputs: ScriptInput[] = [];
   const env = context.env ?? process.env;
-  const targetOf = (command: Command): NodeTarget =>
-    target(command.opts<TargetOptions>(), program.opts<TargetOptions>(), env);
-  // Cluster mode (--kubeconfig, --context, $STREAMROUTE_KUBECONFIG): undefined for the embedded node.
-  const clusterFor = (command: Command) => clusterOf(command, program, env);
   program.hook('preAction', (_root, command) => {
     if (command !== program && inputs.length > 0) {
       throw new UsageError(`-c and -f run statements; they do not go with ${command.name()}`);
@@ -91,39 +61,32 @@ export function addNodeCommands(
     .addOption(domainOption())
     .addOption(serverOption())
     .action(async (subscription: string, relay: string, options: { buffer?: number }, command: Command) => {
-      const cluster = clusterFor(command);
+      const target = targetOf(command, program, env);
+      const [{ untilInterrupted }, { drained }] = await Promise.all([
+        import('../client/interrupt.js'),
+        import('../client/drained.js'),
+      ]);
       const interrupt = untilInterrupted(context.signal);
-      if (cluster !== undefined) {
-        try {
-          const spec = {
-            ...cluster.subscribe(),
-            subscription,
-            relay,
-            signal: interrupt.signal,
-            ...buffered(options),
-            // a pipe that reads slowly (`| slow-tool`) holds the pods' streams back
-            drained: () => drained(process.stdout),
-          };
-          const live = await runLiveSubscribe(spec, output);
-          if (live !== NOT_SERVED) return exit(live);
-          output.err(
-            `streamroute: the live API (live.streamroute.io) is not served on this cluster; subscribing through port-forwards (pods/portforward in ${spec.operatorNamespace})`,
-          );
-          exit(await runClusterSubscribe(spec, output));
-        } finally {
-          interrupt.dispose();
-        }
-        return;
-      }
-      const nodeTarget = targetOf(command);
+      const base = { subscription, relay, signal: interrupt.signal, ...buffered(options) };
       try {
-        const base = { target: nodeTarget, subscription, relay, signal: interrupt.signal };
-        exit(
-          await runSubscribe(
-            options.buffer === undefined ? base : { ...base, buffer: options.buffer },
-            output,
-          ),
+        if (target.kind === 'node') {
+          const { runSubscribe } = await import('../client/subscribe.js');
+          return exit(await onTarget(target, () => runSubscribe({ ...base, target: target.node }, output)));
+        }
+        const { runClusterSubscribe, runLiveSubscribe, NOT_SERVED } = await import('../cluster/index.js');
+        const spec = {
+          ...base,
+          cluster: await target.connect(),
+          operatorNamespace: target.operatorNamespace,
+          // a pipe that reads slowly (`| slow-tool`) holds the pods' streams back
+          drained: () => drained(process.stdout),
+        };
+        const live = await onTarget(target, () => runLiveSubscribe(spec, output));
+        if (live !== NOT_SERVED) return exit(live);
+        output.err(
+          `streamroute: the live API (live.streamroute.io) is not served on this cluster; subscribing through port-forwards (pods/portforward in ${spec.operatorNamespace})`,
         );
+        exit(await runClusterSubscribe(spec, output));
       } finally {
         interrupt.dispose();
       }
@@ -141,12 +104,17 @@ export function addNodeCommands(
     .action(
       async (kind: 'ingestor' | 'emitter', name: string, options: { json?: boolean }, command: Command) => {
         const format = options.json === true ? 'json' : formatOf(command, program);
-        const cluster = clusterFor(command);
-        if (cluster !== undefined) {
-          exit(await runClusterDescribe({ ...cluster.subscribe(), kind, name, format }, output));
+        const target = targetOf(command, program, env);
+        if (target.kind === 'node') {
+          const { runDescribe } = await import('../client/describe.js');
+          exit(
+            await onTarget(target, () => runDescribe({ target: target.node, kind, name, format }, output)),
+          );
           return;
         }
-        exit(await runDescribe({ target: targetOf(command), kind, name, format }, output));
+        const { runClusterDescribe } = await import('../cluster/index.js');
+        const described = { cluster: await target.connect(), operatorNamespace: target.operatorNamespace };
+        exit(await onTarget(target, () => runClusterDescribe({ ...described, kind, name, format }, output)));
       },
     );
 
@@ -190,19 +158,21 @@ export function addNodeCommands(
           exitCode: EXIT.usage,
         });
       }
-      const stdin = context.stdin ?? processStdin;
+      const stdin = context.stdin ?? (await import('../client/scripts.js')).processStdin;
       if (inputs.length === 0 && stdin.isTTY) command.help({ error: true });
-      const cluster = clusterFor(program);
-      if (cluster !== undefined) {
-        const cwd = context.cwd ?? process.cwd();
-        const format = formatOf(program, program);
-        exit(await runClusterStatements({ cluster: cluster.connect(), inputs, stdin, cwd, format }, output));
-        return;
-      }
-      const nodeTarget = target(program.opts<TargetOptions>(), {}, env);
+      const target = targetOf(program, program, env);
       const cwd = context.cwd ?? process.cwd();
       const format = formatOf(program, program);
-      exit(await runStatements({ target: nodeTarget, inputs, stdin, cwd, format }, output));
+      if (target.kind === 'cluster') {
+        const { runClusterStatements } = await import('../cluster/index.js');
+        const cluster = await target.connect();
+        const run = { cluster, inputs, stdin, cwd, format };
+        exit(await onTarget(target, () => runClusterStatements(run, output)));
+        return;
+      }
+      const { runStatements } = await import('../client/run-statements.js');
+      const run = { target: target.node, inputs, stdin, cwd, format };
+      exit(await onTarget(target, () => runStatements(run, output)));
     });
 }
 
@@ -228,29 +198,10 @@ export function outputOption(defaultHelp: string): Option {
 
 /** The command's -o, else the one before the command, else table. */
 export function formatOf(command: Command, program: Command): OutputFormat {
-  const own = command.opts<TargetOptions>().output;
-  return own ?? program.opts<TargetOptions>().output ?? 'table';
+  const own = command.opts<{ output?: OutputFormat }>().output;
+  return own ?? program.opts<{ output?: OutputFormat }>().output ?? 'table';
 }
 
 export function serverOption(): Option {
   return new Option('--server <url>', SERVER_HELP).argParser(serverArgument);
-}
-
-/** The node a command talks to: its own --server and -d, else the root's, else $STREAMROUTE_SERVER. */
-export function nodeTargetOf(
-  command: Command,
-  program: Command,
-  env: Readonly<Record<string, string | undefined>>,
-): NodeTarget {
-  return target(command.opts<TargetOptions>(), program.opts<TargetOptions>(), env);
-}
-
-function target(
-  own: TargetOptions,
-  root: TargetOptions,
-  env: Readonly<Record<string, string | undefined>>,
-): NodeTarget {
-  const server = chooseServer(own.server ?? root.server, env[SERVER_ENV]);
-  if (typeof server === 'string') throw new UsageError(server);
-  return { server, domain: own.domain ?? root.domain ?? 'default' };
 }

@@ -360,7 +360,8 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
       assert.equal(code, EXIT.io);
       assert.equal(
         output.stderr,
-        `streamroute: no node answers at http://127.0.0.1:${port} (start one with \`streamroute node\`, or pass --server)\n`,
+        `streamroute: no node answers at http://127.0.0.1:${port} (start one with \`streamroute node\`)\n` +
+          '  the node was chosen by --server; for a cluster, pass --context NAME or --kubeconfig FILE\n',
       );
     });
 
@@ -386,7 +387,7 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
       assert.equal(await runCli(['-c', 'SHOW RELAYS'], fromEnv, { env }), EXIT.usage);
       assert.match(
         fromEnv.stderr,
-        /^streamroute: STREAMROUTE_SERVER=http:\/\/x\/\?q: expected a URL without/,
+        /^streamroute: \$STREAMROUTE_SERVER=http:\/\/x\/\?q: expected a URL without/,
       );
     });
 

@@ -3,6 +3,7 @@
 // of its own (a multi-line expression) — those are part of the value and are never re-indented.
 import type { Assignment, MessageErrorPolicy, Quiesce, Route } from '../api/common.js';
 import { identifier } from './print-literals.js';
+import { clause, type PrintOptions } from './clause-defaults.js';
 
 const SET_CONTINUATION = '    ';
 
@@ -36,29 +37,34 @@ export function inheritAndSet(
   return [...(inheritAll === true ? ['INHERIT ALL'] : []), ...setClause(set)];
 }
 
-export function messageErrorClause(policy: MessageErrorPolicy): string[] {
-  if (policy.action === 'LOG') return ['ON MESSAGE ERROR LOG'];
+export function messageErrorClause(policy: MessageErrorPolicy, options: PrintOptions = {}): string[] {
+  if (policy.action === 'LOG') return clause(options, 'message-error', 'ON MESSAGE ERROR LOG');
   const relay = policy.relay === undefined ? '' : ` ${identifier(policy.relay)}`;
   return [`ON MESSAGE ERROR SEND TO${relay}`, ...indent(inheritAndSet(policy.inheritAll, policy.set))];
+}
+
+interface RouteOptions extends PrintOptions {
+  /** Whether the route writes its UNBRANCHED (not in a correlator, whose branching is its own). */
+  branching: boolean;
 }
 
 /**
  * `TO <relay>` and its sub-clauses. Correlator routes leave UNBRANCHED out: their branching is the
  * correlator's own clause (docs/statement-mapping.md).
  */
-export function routeClause(route: Route, options: { branching: boolean }): string[] {
+export function routeClause(route: Route, options: RouteOptions): string[] {
   return [
     `TO ${identifier(route.to)}`,
     ...indent([
       ...inheritAndSet(route.inheritAll, route.set),
-      ...(options.branching ? [route.branching] : []),
-      `FLUSH ${route.flush}`,
-      ...messageErrorClause(route.onMessageError),
+      ...(options.branching ? clause(options, 'route-branching', route.branching) : []),
+      ...clause(options, 'flush', `FLUSH ${route.flush}`),
+      ...messageErrorClause(route.onMessageError, options),
     ]),
   ];
 }
 
-export function routeClauses(routes: readonly Route[], options: { branching: boolean }): string[] {
+export function routeClauses(routes: readonly Route[], options: RouteOptions): string[] {
   return routes.flatMap((route) => routeClause(route, options));
 }
 

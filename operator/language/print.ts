@@ -13,8 +13,9 @@ import {
 } from './print-literals.js';
 import type { ConfigValue } from './print-literals.js';
 import { indent, messageErrorClause, quiesceClause, routeClauses, words } from './print-routes.js';
+import { clause, type PrintOptions } from './clause-defaults.js';
 
-type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string) => string[];
+type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, options: PrintOptions) => string[];
 
 const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Schema: (spec, name) => [
@@ -26,47 +27,61 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
     ),
     ')',
   ],
-  WireSchema: (spec, name) => [
-    `CREATE WIRE ${spec.format} SCHEMA ${name} MODE ${spec.mode} (`,
+  WireSchema: (spec, name, options) => [
+    [
+      'CREATE WIRE',
+      ...clause(options, 'wire-format', spec.format),
+      `SCHEMA ${name}`,
+      ...clause(options, 'wire-mode', `MODE ${spec.mode}`),
+      '(',
+    ].join(' '),
     ...listed(spec.fields.map((field) => `${field.name} ${field.type}`)),
     ')',
   ],
   Resource: (_spec, name) => [`CREATE RESOURCE ${name}`],
   Codec: printCodec,
-  Relay: (spec, name) => [`CREATE RELAY ${name} SCHEMA ${identifier(spec.schema)} ${spec.branching}`],
+  Relay: (spec, name, options) => [
+    [
+      `CREATE RELAY ${name} SCHEMA ${identifier(spec.schema)}`,
+      ...clause(options, 'relay-branching', spec.branching),
+    ].join(' '),
+  ],
   Vhost: printVhost,
-  Endpoint: (spec, name) => [
-    `CREATE ENDPOINT ${name} ON ${identifier(spec.vhost)} PATH ${quote(spec.path)} TYPE ${spec.type}`,
+  Endpoint: (spec, name, options) => [
+    [
+      `CREATE ENDPOINT ${name} ON ${identifier(spec.vhost)} PATH ${quote(spec.path)}`,
+      ...clause(options, 'endpoint-type', `TYPE ${spec.type}`),
+    ].join(' '),
   ],
   SyslogClient: printSyslogClient,
-  HttpIngestor: (spec, name) => [
+  HttpIngestor: (spec, name, options) => [
     `CREATE HTTP ENDPOINT INGESTOR ${name}`,
     ...indent([
       `FROM ${identifier(spec.endpoint)}`,
-      `MODE ${words(spec.mode)}`,
+      ...clause(options, 'mode', `MODE ${words(spec.mode)}`),
       quiesceClause(spec.quiesce),
       `DECODE USING ${identifier(spec.codec)}`,
       ...(spec.maxBodySize === undefined ? [] : [`MAX BODY SIZE ${spec.maxBodySize}`]),
-      ...routeClauses(spec.routes, { branching: true }),
-      `ON GENERAL ERROR ${spec.onGeneralError}`,
+      ...routeClauses(spec.routes, { ...options, branching: true }),
+      ...clause(options, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ],
-  SyslogIngestor: (spec, name) => [
+  SyslogIngestor: (spec, name, options) => [
     `CREATE SYSLOG LISTENER INGESTOR ${name}`,
     ...indent([
       `FROM ${identifier(spec.client)}`,
-      `MODE ${words(spec.mode)}`,
+      ...clause(options, 'mode', `MODE ${words(spec.mode)}`),
       quiesceClause(spec.quiesce),
       `DECODE USING ${identifier(spec.codec)}`,
-      ...routeClauses(spec.routes, { branching: true }),
-      `ON GENERAL ERROR ${spec.onGeneralError}`,
+      ...routeClauses(spec.routes, { ...options, branching: true }),
+      ...clause(options, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ],
-  Junction: (spec, name) => [
+  Junction: (spec, name, options) => [
     `CREATE JUNCTION ${name}`,
     ...indent([
       `FROM ${spec.from.map(identifier).join(', ')}`,
-      ...routeClauses(spec.routes, { branching: true }),
+      ...routeClauses(spec.routes, { ...options, branching: true }),
       ...(spec.onGeneralError === undefined ? [] : [`ON GENERAL ERROR ${spec.onGeneralError}`]),
     ]),
   ],
@@ -74,17 +89,17 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Emitter: printEmitter,
 };
 
-/** The canonical `CREATE …;` statement for one object. */
-export function printObject(object: GraphObject): string {
+/** The canonical `CREATE …;` statement for one object (`options` leave default clauses out). */
+export function printObject(object: GraphObject, options: PrintOptions = {}): string {
   const printer = PRINTERS[object.kind] as Printer<GraphKind>;
-  const lines = printer(object.spec, identifier(object.metadata.name));
+  const lines = printer(object.spec, identifier(object.metadata.name), options);
   return `${lines.join('\n')};`;
 }
 
 /** Every object, in dependency order (GRAPH_KINDS) and then by name, a blank line between statements. */
 export function printObjects(objects: readonly GraphObject[]): string {
   const sorted = [...objects].sort(byKindThenName);
-  return sorted.length === 0 ? '' : `${sorted.map(printObject).join('\n\n')}\n`;
+  return sorted.length === 0 ? '' : `${sorted.map((object) => printObject(object)).join('\n\n')}\n`;
 }
 
 const KIND_ORDER = new Map<string, number>(GRAPH_KINDS.map((definition, index) => [definition.kind, index]));
@@ -161,7 +176,7 @@ const SYSLOG_CONFIG_KEYS = [
   ['tlsCaFile', 'tls_ca_file'],
 ] as const;
 
-function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string): string[] {
+function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, options: PrintOptions): string[] {
   const entries: [string, ConfigValue][] = [];
   for (const [field, key] of SYSLOG_CONFIG_KEYS) {
     const value = spec.config[field];
@@ -170,14 +185,14 @@ function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string): stri
   return [
     `CREATE CLIENT ${name}`,
     ...indent([
-      'TYPE SYSLOG',
+      ...clause(options, 'client-type', 'TYPE SYSLOG'),
       ...(spec.mount === undefined ? [] : [mountText(spec.mount)]),
       ...configBlock(entries, '  '),
     ]),
   ];
 }
 
-function printCorrelator(spec: SpecByKind['Correlator'], name: string): string[] {
+function printCorrelator(spec: SpecByKind['Correlator'], name: string, options: PrintOptions): string[] {
   const action = (side: SpecByKind['Correlator']['onTimeout']['left']) =>
     side.action === 'DROP' ? 'DROP' : `SEND TO ${identifier(side.relay ?? '')}`.trimEnd();
   return [
@@ -190,29 +205,29 @@ function printCorrelator(spec: SpecByKind['Correlator'], name: string): string[]
       `MAX TIME ${spec.maxTime}`,
       ...(spec.maxPending === undefined ? [] : [`MAX PENDING ${integer(spec.maxPending)}`]),
       `ON CORRELATION TIMEOUT ${action(spec.onTimeout.left)}, ${action(spec.onTimeout.right)}`,
-      spec.branching,
-      ...routeClauses(spec.routes, { branching: false }),
+      ...clause(options, 'correlator-branching', spec.branching),
+      ...routeClauses(spec.routes, { ...options, branching: false }),
     ]),
   ];
 }
 
-function printEmitter(spec: SpecByKind['Emitter'], name: string): string[] {
+function printEmitter(spec: SpecByKind['Emitter'], name: string, options: PrintOptions): string[] {
   const { allowSensitive, batch } = spec;
   return [
     `CREATE EMITTER ${name}`,
     ...indent([
       `FROM ${identifier(spec.from)}`,
       `TO ${spec.to.type} ${identifier(spec.to.client)}`,
-      `MODE ${spec.mode}`,
+      ...clause(options, 'mode', `MODE ${spec.mode}`),
       `RETRY POLICY BACKOFF ${spec.retry.backoff} MAX ${spec.retry.max}`,
       `ENCODE USING ${identifier(spec.codec)}`,
       ...(allowSensitive === undefined || allowSensitive.length === 0
         ? []
         : [`ALLOW SENSITIVE (${allowSensitive.join(', ')})`]),
       ...(batch === undefined ? [] : [`BATCH MAX SIZE ${integer(batch.maxSize)} MAX TIME ${batch.maxTime}`]),
-      `FLUSH ${spec.flush}`,
-      ...messageErrorClause(spec.onMessageError),
-      `ON GENERAL ERROR ${spec.onGeneralError}`,
+      ...clause(options, 'flush', `FLUSH ${spec.flush}`),
+      ...messageErrorClause(spec.onMessageError, options),
+      ...clause(options, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ];
 }

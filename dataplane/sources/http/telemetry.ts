@@ -1,9 +1,13 @@
 // Typed telemetry of HTTP ingestion: every event both counts and (where useful) logs. Per-request events
 // only bump plain numbers on the hot path; prom-client reads them when scraped. Logs carry listener and
-// target names, statuses, codes and sizes, never a body, a header value or a client-supplied host or path
-// (those are attacker-controlled text; the counters say what happened).
+// target names, statuses, codes and sizes, never a body, a header value or a client-supplied path (those
+// are attacker-controlled text; the counters say what happened). The one exception is the sampled line
+// about refused requests (reject-log.ts): at most one a minute per reason, with the host the client
+// asked for, escaped and cut to 64 characters.
 import type { Logger } from 'pino';
 import { Counter, Registry } from 'prom-client';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { RejectLog } from './reject-log.js';
 import type { RoutingProblem } from './routing-table.js';
 
 export type ListenerName = 'http' | 'https';
@@ -61,9 +65,12 @@ export class HttpTelemetry {
   /** `listener code` → count. */
   readonly #clientErrors = new Map<string, number>();
   readonly #listenFailures = new Map<string, number>();
+  readonly #refusals: RejectLog;
 
-  constructor(logger: Logger, registry: Registry = new Registry()) {
+  /** `clock`: the sampling of the refusal log (RejectLog). */
+  constructor(logger: Logger, registry: Registry = new Registry(), clock: Clock = systemClock) {
     this.#log = logger.child({ component: 'http-ingestion' });
+    this.#refusals = new RejectLog(this.#log, clock);
     this.#register(registry);
   }
 
@@ -76,8 +83,16 @@ export class HttpTelemetry {
     this.#bump(this.#responses, ACCEPTED_KEY[listener]);
   }
 
-  rejected(listener: ListenerName, status: number, reason: RejectReason, target?: string): void {
+  /** `detail.host`: the canonical host, or the Host header as sent when it is not one (for RejectLog). */
+  rejected(
+    listener: ListenerName,
+    status: number,
+    reason: RejectReason,
+    detail: { target?: string | undefined; host?: string | undefined } = {},
+  ): void {
+    const { target } = detail;
     this.#bump(this.#responses, `${listener} ${status} ${reason}`);
+    this.#refusals.note({ listener, status, reason, ...detail });
     if (target !== undefined && reason === 'body_too_large') this.countsOf(target).tooLarge++;
     if (target !== undefined && reason === 'deliver_failed') this.countsOf(target).deliverFailed++;
     if (reason === 'deliver_failed')
@@ -119,12 +134,16 @@ export class HttpTelemetry {
     this.#log.info({ event: 'http_listening', listener, address: bound, port }, 'listening');
   }
 
-  listenFailed(listener: ListenerName, address: string, code: string, retryInMs: number): void {
+  /** `retryInMs` undefined: not retried; the node stops and its one line on stderr says why. */
+  listenFailed(listener: ListenerName, address: string, code: string, retryInMs: number | undefined): void {
     this.#bump(this.#listenFailures, `${listener} ${codeLabel(code)}`);
-    this.#log.warn(
-      { event: 'http_listen_failed', listener, address, code, retryInMs },
-      'cannot listen; retrying',
-    );
+    if (retryInMs === undefined)
+      this.#log.debug({ event: 'http_listen_failed', listener, address, code }, 'cannot listen');
+    else
+      this.#log.warn(
+        { event: 'http_listen_failed', listener, address, code, retryInMs },
+        'cannot listen; retrying',
+      );
   }
 
   serverError(listener: ListenerName, code: string): void {

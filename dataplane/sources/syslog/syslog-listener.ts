@@ -218,7 +218,9 @@ function lifecycleHooks(logger: Logger, options: SyslogListenerOptions): Listene
     },
     listenFailed(address, code, retryInMs) {
       failing = true;
-      logger.info({ address, code, retryInMs }, 'syslog listener bind failed: retrying');
+      // Not retried: the node stops and its one line on stderr says why.
+      if (retryInMs === undefined) logger.debug({ address, code }, 'syslog listener bind failed');
+      else logger.info({ address, code, retryInMs }, 'syslog listener bind failed: retrying');
     },
     serverError(code) {
       options.drops.generalError('listener_socket_error', `the listening socket failed (${code})`);

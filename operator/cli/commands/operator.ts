@@ -2,23 +2,22 @@
 // stops the watches, releases the lease and exits 0. Logs are JSON lines on stderr (pino). An operator
 // that cannot start (no kubeconfig, the health port taken) is one line on stderr and exit 3.
 import { Command, Option } from 'commander';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { LEASE_NAME } from '../../../dataplane/kube/contract.js';
 import { parseListenAddr } from '../../../dataplane/sources/http/config.js';
 import type { ReconcileDomain } from '../../controller/domain-snapshot.js';
-import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/health-server.js';
+import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/admin-defaults.js';
 import { defaultIdentity } from '../../controller/leader-election.js';
-import { startOperator, type OperatorConfig, type RunningOperator } from '../../controller/main.js';
+import type { OperatorConfig, RunningOperator } from '../../controller/main.js';
 import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
 import { EXIT, type Output } from '../../client/report.js';
-import { LOG_LEVELS } from './node.js';
+import { LOG_LEVELS } from './node-defaults.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
-import { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
 import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
 import type { Registry } from 'prom-client';
 import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from '../../access/aggregated-api.js';
-import { startLiveApi, type LiveApiConfig, type RunningLiveApi } from '../../cluster/live-api.js';
+import type { LiveApiConfig, RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {
   kubeconfig?: string;
@@ -165,6 +164,8 @@ export async function runOperator(
   output: Output,
   context: OperatorContext = {},
 ): Promise<number> {
+  // Loaded here, not at the top: the rest of the command line starts without them.
+  const [{ pino }, { startOperator }] = await Promise.all([import('pino'), import('../../controller/main.js')]);
   const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
   const config = operatorConfig(options, logger);
   const live = liveConfig(options);
@@ -240,6 +241,10 @@ async function startLive(
     ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }),
     ...(config.context === undefined ? {} : { context: config.context }),
   };
+  const [{ KubeApi }, { startLiveApi }] = await Promise.all([
+    import('../../../dataplane/kube-client/kube-api.js'),
+    import('../../cluster/live-api.js'),
+  ]);
   const api = new KubeApi({
     ...clusterOptions,
     rateLimit: config.rateLimit,
