@@ -5,7 +5,7 @@
 import { besideDocument, isDocumentFormat, type OutputFormat } from './output-format.js';
 import type { Output } from './report.js';
 import type { StatementResult, StatementsReply } from './protocol.js';
-import { resultEntry, wideText } from './statement-document.js';
+import type { StatementDocuments } from './statement-document.js';
 
 export interface ReplyContext {
   domain: string;
@@ -15,6 +15,8 @@ export interface ReplyContext {
   format: OutputFormat;
   /** Where -o json|yaml collects the entries of the document. */
   results: unknown[];
+  /** What -o wide|json|yaml print with (statement-document.ts, loaded only for them). */
+  documents?: StatementDocuments;
 }
 
 /** Prints the reply; returns whether every statement ran and succeeded. */
@@ -47,14 +49,16 @@ function printResult(result: StatementResult, context: ReplyContext, output: Out
  * -o json|yaml, an inspecting statement's entry instead.
  */
 function printSuccess(result: StatementResult, context: ReplyContext, output: Output): void {
-  if (isDocumentFormat(context.format) && result.data !== undefined) {
+  const { documents } = context;
+  if (isDocumentFormat(context.format) && result.data !== undefined && documents !== undefined) {
     const { statement, line, column } = result;
-    context.results.push(resultEntry({ statement, source: context.source, line, column }, result.data));
+    const place = { statement, source: context.source, line, column };
+    context.results.push(documents.resultEntry(place, result.data));
     return;
   }
   const version = result.resourceVersion === undefined ? '' : ` VERSION ${result.resourceVersion}`;
   output.out(`${result.statement}${version}`);
-  const text = outputText(result, context.format);
+  const text = outputText(result, context);
   if (text !== '') output.out(text);
   if (result.graphVersion !== undefined) {
     output.out(`-- domain ${context.domain} runs graph version ${result.graphVersion}`);
@@ -62,8 +66,9 @@ function printSuccess(result: StatementResult, context: ReplyContext, output: Ou
 }
 
 /** What the statement prints below its tag: under -o wide, SHOW's wide table. */
-function outputText(result: StatementResult, format: OutputFormat): string {
-  return (format === 'wide' ? wideText(result.data) : undefined) ?? result.output ?? '';
+function outputText(result: StatementResult, context: ReplyContext): string {
+  const wide = context.format === 'wide' ? context.documents?.wideText(result.data) : undefined;
+  return wide ?? result.output ?? '';
 }
 
 function printFailure(result: StatementResult, context: ReplyContext, output: Output): void {

@@ -10,7 +10,7 @@ import { callNode, type Answer } from './node-call.js';
 import { printReply, type ReplyContext } from './print-reply.js';
 import { decodeStatementsReply, type StatementsReply, type StatementsRequest } from './protocol.js';
 import { readScripts, type ScriptInput, type Stdin } from './scripts.js';
-import { statementDocument } from './statement-document.js';
+import type { StatementDocuments } from './statement-document.js';
 import { collectUploads } from './uploads.js';
 
 export interface StatementsOptions {
@@ -35,17 +35,23 @@ export async function runStatements(options: StatementsOptions, output: Output):
   });
   const format = options.format ?? 'table';
   const results: unknown[] = [];
-  const code = await sendAll(requests, { ...options, format, results }, output);
+  // What -o wide|json|yaml print with is loaded only for them: the table is the node's own text.
+  const documents = format === 'table' ? undefined : await import('./statement-document.js');
+  const code = await sendAll(requests, { ...options, format, results, documents }, output);
   // -o json|yaml: one document, also when a script failed (it holds what ran before the failure).
-  if (isDocumentFormat(format)) {
-    await printDocument(statementDocument(options.target.domain, results), format, output);
+  if (isDocumentFormat(format) && documents !== undefined) {
+    await printDocument(documents.statementDocument(options.target.domain, results), format, output);
   }
   return code;
 }
 
 async function sendAll(
   requests: readonly StatementsRequest[],
-  options: StatementsOptions & { format: OutputFormat; results: unknown[] },
+  options: StatementsOptions & {
+    format: OutputFormat;
+    results: unknown[];
+    documents: StatementDocuments | undefined;
+  },
   output: Output,
 ): Promise<number> {
   for (const [index, request] of requests.entries()) {
@@ -58,8 +64,14 @@ async function sendAll(
       },
       decodeStatementsReply,
     );
-    const { format, results } = options;
-    const context = { domain: options.target.domain, source: request.source, format, results };
+    const { format, results, documents } = options;
+    const context: ReplyContext = {
+      domain: options.target.domain,
+      source: request.source,
+      format,
+      results,
+      ...(documents === undefined ? {} : { documents }),
+    };
     if (!printAnswer(answer, context, output)) {
       const rest = requests.slice(index + 1).map((skipped) => skipped.source);
       if (rest.length > 0) output.err(`streamroute: not run after the error: ${rest.join(', ')}`);

@@ -60,3 +60,9 @@ export function statementDocument(domain: string, results: readonly unknown[]): 
 export function wideText(data: StatementData | undefined): string | undefined {
   return data?.type === 'show' ? showTable(data.what, data.items, { wide: true }) : undefined;
 }
+
+/** This module's printers, handed to print-reply.ts by those that loaded it. */
+export interface StatementDocuments {
+  resultEntry: typeof resultEntry;
+  wideText: typeof wideText;
+}

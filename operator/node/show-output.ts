@@ -142,7 +142,8 @@ function columnsOf(
   table: { [K in GraphKind]: readonly Column<K>[] },
   kind: GraphKind,
 ): readonly Column<GraphKind>[] {
-  return table[kind] as unknown as readonly Column<GraphKind>[];
+  // `?? []`: a kind this build does not know (a newer node's) shows its name and where it is declared.
+  return (table[kind] as readonly Column<GraphKind>[] | undefined) ?? [];
 }
 
 /** Columns separated by two spaces and padded to the widest cell; a count of rows at the end. */
