@@ -5,7 +5,7 @@
 // admin API read the same counters; building a topology twice (hot reload) counts on in the same ones.
 // Per-record counts are plain numbers that prom-client collects on scrape (see CounterSink).
 import type { Logger } from 'pino';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { systemClock, type Clock } from './clock.js';
 import type { MessageError } from './errors.js';
 import { MessageErrorLines } from './message-error-lines.js';
@@ -63,6 +63,12 @@ export const METRICS = {
   generalErrors: { name: 'streamroute_general_errors_total', help: 'General failures of a component' },
 } as const;
 
+/** Read when prom-client collects, from the components that hold records (`holdsPending`). */
+export const PENDING_METRIC = {
+  name: 'streamroute_pending_records',
+  help: 'Records a component holds waiting for their turn: the unpaired records of a correlator',
+} as const;
+
 type MetricKey = keyof typeof METRICS;
 /** Counted on every record: kept as plain numbers and handed to prom-client when it collects. */
 type HotKey = 'payloads' | 'payloadBytes' | 'recordsIn' | 'recordsOut';
@@ -93,6 +99,19 @@ class CounterSink {
         ...(reason && key !== 'drops' ? {} : { collect }),
       });
     };
+    const components = this.#components;
+    new Gauge({
+      ...PENDING_METRIC,
+      labelNames: [...LABELS],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const component of components.values()) {
+          const pending = component.pendingNow();
+          if (pending !== undefined) this.labels(...component.labels).set(pending);
+        }
+      },
+    });
     this.counters = {
       payloads: make('payloads'),
       payloadBytes: make('payloadBytes'),
@@ -191,6 +210,7 @@ export class ComponentTelemetry {
   readonly #drops = new Map<string, ThrottledDrops>();
   readonly #clock: Clock;
   readonly #messageErrorLines: MessageErrorLines;
+  #pendingReader: (() => number) | undefined;
 
   constructor(
     sink: CounterSink,
@@ -207,6 +227,27 @@ export class ComponentTelemetry {
       clock: this.#clock,
       ...(options.messageErrorLines === undefined ? {} : { perInterval: options.messageErrorLines }),
     });
+  }
+
+  /** The series' labels: domain, kind, name. */
+  get labels(): readonly [string, string, string] {
+    return this.#labels;
+  }
+
+  /**
+   * Reports what `read` says the component holds in `streamroute_pending_records` until the returned
+   * function is called; a component built again (hot reload) takes over, and the old one's stop leaves it.
+   */
+  holdsPending(read: () => number): () => void {
+    this.#pendingReader = read;
+    return () => {
+      if (this.#pendingReader === read) this.#pendingReader = undefined;
+    };
+  }
+
+  /** What the component holds now, or undefined when it holds nothing it reports. */
+  pendingNow(): number | undefined {
+    return this.#pendingReader?.();
   }
 
   payloadReceived(bytes: number): void {

@@ -1,6 +1,8 @@
 // The commands that talk to a node, on the `streamroute` command line: statements run from the root
 // command (-c, -f, stdin), `subscribe` and `describe`. -d and --server are accepted before the command
 // (root options) and after it (the command's own); the command's own win.
+import { didYouMean } from '../client/did-you-mean.js';
+import { STATEMENT_KEYWORDS } from '../language/syntax-error.js';
 import { Argument, Command, Option } from 'commander';
 import { EXIT, type Output } from '../client/report.js';
 import {
@@ -25,6 +27,8 @@ export interface ClientContext {
   cwd?: string;
   /** Ends a running subscription (exit 0). Without it, SIGINT or SIGTERM does. */
   signal?: AbortSignal;
+  /** The shell's terminal (default: the process's stdin, stdout and stderr). */
+  terminal?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; errors: NodeJS.WritableStream };
 }
 
 const SERVER_HELP = `the node's admin API (default: $${SERVER_ENV}, else a kubeconfig's cluster, else ${DEFAULT_SERVER})`;
@@ -152,16 +156,15 @@ export function addNodeCommands(
     )
     .action(async (_options: unknown, command: Command) => {
       const [unknown] = command.args;
-      if (unknown !== undefined) {
-        command.error(`error: unknown command '${unknown}'`, {
-          code: 'commander.unknownCommand',
-          exitCode: EXIT.usage,
-        });
-      }
+      if (unknown !== undefined) unknownCommand(command, unknown);
       const stdin = context.stdin ?? (await import('../client/scripts.js')).processStdin;
-      if (inputs.length === 0 && stdin.isTTY) command.help({ error: true });
       const target = targetOf(program, program, env);
       const cwd = context.cwd ?? process.cwd();
+      if (inputs.length === 0 && stdin.isTTY) {
+        const { runShell } = await import('../shell/run-shell.js');
+        exit(await onTarget(target, () => runShell({ target, cwd, env, ...context.terminal })));
+        return;
+      }
       const format = formatOf(program, program);
       if (target.kind === 'cluster') {
         const { runClusterStatements } = await import('../cluster/index.js');
@@ -174,6 +177,25 @@ export function addNodeCommands(
       const run = { target: target.node, inputs, stdin, cwd, format };
       exit(await onTarget(target, () => runStatements(run, output)));
     });
+}
+
+/** `error: unknown command 'subscrib'` and the nearest commands; a statement gets a hint about -c. */
+function unknownCommand(command: Command, unknown: string): never {
+  const near = didYouMean(
+    unknown,
+    command.commands.map((each) => each.name()),
+  );
+  // `streamroute 'SHOW RELAYS;'`: statements given where a command goes
+  const first = /^\s*([a-z]+)[\s;]/i.exec(unknown)?.[1]?.toUpperCase() ?? '';
+  const hint = (STATEMENT_KEYWORDS as readonly string[]).includes(first)
+    ? `\n(To run statements, pass them with -c: streamroute -c ${JSON.stringify(unknown)})`
+    : near === ''
+      ? ''
+      : `\n${near}`;
+  command.error(`error: unknown command '${unknown}'${hint}`, {
+    code: 'commander.unknownCommand',
+    exitCode: EXIT.usage,
+  });
 }
 
 function buffered(options: { buffer?: number }): { buffer?: number } {

@@ -13,6 +13,8 @@ import { SUBSCRIPTION_FLAGS } from '../../dataplane/kube/subscription-flags.js';
 import { addOperatorCommand } from './commands/operator.js';
 import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
 import { addClusterCommands } from './cluster-commands.js';
+import { addCompletionCommand } from './commands/completion.js';
+import { addTopCommand } from './commands/top.js';
 import { addGraphCommand } from './graph-command.js';
 import type { Output } from '../client/report.js';
 import { parseResourceOption } from './resource-dirs.js';
@@ -136,7 +138,9 @@ export function buildProgram(
   addUninstallCleanupCommand(program, output, exit);
   addNodeCommands(program, output, exit, context);
   addClusterCommands(program, output, exit, context);
+  addTopCommand(program, output, exit, context);
   addGraphCommand(program, output, exit, context);
+  addCompletionCommand(program, output, exit);
   return program;
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,11 +222,19 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
     assert.equal(twice.output.stderr, 'streamroute: -f - reads stdin, which can be read only once\n');
   });
 
-  it('no input on a terminal: prints help and exits 2', async () => {
-    const { code, output, requests } = await run(answering(reply([])), []);
-    assert.equal(code, EXIT.usage);
-    assert.match(output.stderr, /Usage: streamroute/);
-    assert.equal(requests.length, 0);
+  it('no input on a terminal: the shell runs on that terminal; \\q ends it (exit 0)', async () => {
+    const input = new PassThrough();
+    const screen = new PassThrough();
+    let shown = '';
+    screen.on('data', (chunk: Buffer) => (shown += chunk.toString('utf8')));
+    input.end('SHOW RELAYS\n;\n\\q\n');
+    const terminal = { input, output: screen, errors: screen };
+    const env = { STREAMROUTE_HISTORY: '' };
+    const { code, requests } = await run(answering(reply([ok('SHOW RELAYS')])), [], { terminal, env });
+    assert.equal(code, EXIT.ok);
+    assert.match(shown, /^streamroute shell: domain default on node http:\/\/127\.0\.0\.1:\d+\./);
+    const scripts = requests.map((request) => sent(request).script);
+    assert.ok(scripts.includes('SHOW RELAYS\n;'), scripts.join(' | '));
   });
 
   it('a script of nothing but comments needs no node', async () => {
