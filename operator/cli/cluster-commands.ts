@@ -4,7 +4,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Cluster } from '../cluster/cluster-target.js';
 import { UsageError } from '../client/errors.js';
-import type { ClientContext } from './node-commands.js';
+import { formatOf, outputOption, type ClientContext } from './node-commands.js';
 import { domainArgument } from '../client/arguments.js';
 import type { Output } from '../client/report.js';
 import { addClusterOptions, clusterTargetOf, onTarget } from './target-options.js';
@@ -53,9 +53,11 @@ export function addClusterCommands(
     .description('show what apply -f would change in a cluster namespace (exit 1 when anything would)')
     .addOption(files())
     .addOption(domain())
+    .addOption(outputOption('(default: -o before the command, else table)'))
     .action(async (options: { file: string[] }, command: Command) => {
       const { runDiff } = await import('./commands/diff.js');
-      exit(await onCluster(command, (cluster) => runDiff({ cluster, files: options.file }, output)));
+      const format = formatOf(command, program);
+      exit(await onCluster(command, (cluster) => runDiff({ cluster, files: options.file, format }, output)));
     });
   const rollback = program
     .command('rollback')

@@ -13,6 +13,7 @@ import {
   serverArgument,
 } from '../client/arguments.js';
 import { DEFAULT_SERVER, SERVER_ENV } from '../client/endpoint.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../client/output-format.js';
 import { UsageError } from '../client/errors.js';
 import type { ScriptInput, Stdin } from '../client/scripts.js';
 import { addClusterOptions, onTarget, targetOf } from './target-options.js';
@@ -100,21 +101,24 @@ export function addNodeCommands(
     .description('show the runtime state and metrics of an ingestor or emitter (as DESCRIBE does)')
     .addArgument(new Argument('<kind>', 'ingestor or emitter').argParser(describedKindArgument))
     .addArgument(new Argument('<name>', 'its name (an identifier, as in statements)').argParser(nameArgument))
-    .option('--json', "print the node's JSON instead of text")
+    .addOption(outputOption('(default: -o before the command, else table)'))
+    .addOption(new Option('--json', 'the same as -o json').conflicts('output'))
     .addOption(domainOption())
     .addOption(serverOption())
     .action(
       async (kind: 'ingestor' | 'emitter', name: string, options: { json?: boolean }, command: Command) => {
-        const json = options.json === true;
+        const format = options.json === true ? 'json' : formatOf(command, program);
         const target = targetOf(command, program, env);
         if (target.kind === 'node') {
           const { runDescribe } = await import('../client/describe.js');
-          exit(await onTarget(target, () => runDescribe({ target: target.node, kind, name, json }, output)));
+          exit(
+            await onTarget(target, () => runDescribe({ target: target.node, kind, name, format }, output)),
+          );
           return;
         }
         const { runClusterDescribe } = await import('../cluster/index.js');
         const described = { cluster: await target.connect(), operatorNamespace: target.operatorNamespace };
-        exit(await onTarget(target, () => runClusterDescribe({ ...described, kind, name, json }, output)));
+        exit(await onTarget(target, () => runClusterDescribe({ ...described, kind, name, format }, output)));
       },
     );
 
@@ -137,6 +141,7 @@ export function addNodeCommands(
         .argParser(domainArgument),
     )
     .addOption(new Option('--server <url>', SERVER_HELP).argParser(serverArgument))
+    .addOption(outputOption('(default: table)'))
     .addOption(
       new Option(
         '-c, --command <statements>',
@@ -160,14 +165,17 @@ export function addNodeCommands(
         exit(await onTarget(target, () => runShell({ target, cwd, env, ...context.terminal })));
         return;
       }
+      const format = formatOf(program, program);
       if (target.kind === 'cluster') {
         const { runClusterStatements } = await import('../cluster/index.js');
         const cluster = await target.connect();
-        exit(await onTarget(target, () => runClusterStatements({ cluster, inputs, stdin, cwd }, output)));
+        const run = { cluster, inputs, stdin, cwd, format };
+        exit(await onTarget(target, () => runClusterStatements(run, output)));
         return;
       }
       const { runStatements } = await import('../client/run-statements.js');
-      exit(await onTarget(target, () => runStatements({ target: target.node, inputs, stdin, cwd }, output)));
+      const run = { target: target.node, inputs, stdin, cwd, format };
+      exit(await onTarget(target, () => runStatements(run, output)));
     });
 }
 
@@ -200,6 +208,20 @@ export function domainOption(): Option {
     '-d, --domain <domain>',
     'the domain to work in (default: -d before the command, else default)',
   ).argParser(domainArgument);
+}
+
+/** `-o table|wide|json|yaml` (docs/cli.md#output-formats). */
+export function outputOption(defaultHelp: string): Option {
+  return new Option(
+    '-o, --output <format>',
+    `table, wide (more columns), json or yaml (one document, docs/cli.md) ${defaultHelp}`,
+  ).choices(OUTPUT_FORMATS);
+}
+
+/** The command's -o, else the one before the command, else table. */
+export function formatOf(command: Command, program: Command): OutputFormat {
+  const own = command.opts<{ output?: OutputFormat }>().output;
+  return own ?? program.opts<{ output?: OutputFormat }>().output ?? 'table';
 }
 
 export function serverOption(): Option {

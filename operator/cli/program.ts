@@ -15,6 +15,7 @@ import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
 import { addClusterCommands } from './cluster-commands.js';
 import { addCompletionCommand } from './commands/completion.js';
 import { addTopCommand } from './commands/top.js';
+import { addGraphCommand } from './graph-command.js';
 import type { Output } from '../client/report.js';
 import { parseResourceOption } from './resource-dirs.js';
 import { rootProgram, runProgram } from './root-program.js';
@@ -138,6 +139,7 @@ export function buildProgram(
   addNodeCommands(program, output, exit, context);
   addClusterCommands(program, output, exit, context);
   addTopCommand(program, output, exit, context);
+  addGraphCommand(program, output, exit, context);
   addCompletionCommand(program, output, exit);
   return program;
 }

@@ -4,6 +4,13 @@ import { customPath } from '../../dataplane/kube/contract.js';
 import { isStatus } from '../../dataplane/kube-client/kube-api.js';
 import { nameToIdentifier } from '../api/names.js';
 import { EXIT, type Output } from '../client/report.js';
+import {
+  isDocumentFormat,
+  outputDocument,
+  printDocument,
+  sortedKeys,
+  type OutputFormat,
+} from '../client/output-format.js';
 import type { ListedObject } from './cluster-objects.js';
 import { apiFailureText, clusterCall } from './cluster-target.js';
 import { describeStatus } from './describe-status.js';
@@ -28,11 +35,11 @@ const DESCRIBED_PLURALS = {
 
 /**
  * `describe ingestor|emitter NAME` on a cluster: the object's status as the operator wrote it, then each
- * data-plane node's live DESCRIBE through a port-forward (live-describe.ts). `--json` prints
- * `{"status": …, "nodes": [{"node", "pod", "description" | "error"}]}`.
+ * data-plane node's live DESCRIBE (live-describe.ts). `-o json|yaml` prints the `Description` document
+ * with `status` and `nodes: [{"node", "pod", "description" | "error"}]` (docs/cli.md#output-formats).
  */
 export async function runClusterDescribe(
-  options: LiveDescribeOptions & { json: boolean },
+  options: LiveDescribeOptions & { format: OutputFormat },
   output: Output,
 ): Promise<number> {
   const { api, namespace } = options.cluster;
@@ -58,7 +65,7 @@ export async function runClusterDescribe(
 }
 
 async function printDescribed(
-  options: LiveDescribeOptions & { json: boolean; plural: string },
+  options: LiveDescribeOptions & { format: OutputFormat; plural: string },
   object: ListedObject,
   output: Output,
 ): Promise<void> {
@@ -74,9 +81,20 @@ async function printDescribed(
         ? `live: ${error.message}`
         : listFailureText(error, options.operatorNamespace);
   }
-  if (options.json) {
-    const live = nodes ?? { error: listFailure };
-    output.out(JSON.stringify({ status: object.status ?? {}, nodes: live }, null, 2));
+  if (isDocumentFormat(options.format)) {
+    const fields = {
+      domain: options.cluster.namespace,
+      target: 'cluster',
+      status: sortedKeys(object.status ?? {}),
+      nodes: (nodes ?? []).map(({ node, pod, description, error }) => ({
+        node,
+        pod,
+        ...(description === undefined ? {} : { description: sortedKeys(description) }),
+        ...(error === undefined ? {} : { error }),
+      })),
+      ...(listFailure === undefined ? {} : { nodesError: listFailure }),
+    };
+    await printDocument(outputDocument('Description', fields), options.format, output);
     return;
   }
   output.out(describeStatus(object));

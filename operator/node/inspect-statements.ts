@@ -17,7 +17,7 @@ import type { Candidate } from './candidate.js';
 import { messageOf } from '../../dataplane/core/error-text.js';
 import type { StatementOutcome, Upload } from './protocol.js';
 import type { ResourceStore } from './resource-store.js';
-import { showTable } from './show-output.js';
+import { showItems, showTable } from './show-output.js';
 import { kindsOf } from './statement-tag.js';
 
 /** The data plane's DESCRIBE: undefined when the domain runs no such component. */
@@ -33,13 +33,22 @@ export function runShow(
   resources: ResourceStore,
 ): StatementOutcome {
   const latest = (resource: string) => resources.latestVersion(view.domain, resource);
-  return { status: 'ok', output: showTable(statement.what, view.shown(), latest) };
+  const items = showItems(statement.what, view.shown(), latest);
+  return {
+    status: 'ok',
+    output: showTable(statement.what, items),
+    data: { type: 'show', what: statement.what, items },
+  };
 }
 
 export function runShowCreate(statement: ShowCreateStatement, view: Candidate): StatementOutcome {
   const found = view.find(kindsOf(statement.kind), statement.name);
   if (found === undefined) return missing(statement, view);
-  return { status: 'ok', output: printObject(found.object) };
+  return {
+    status: 'ok',
+    output: printObject(found.object),
+    data: { type: 'show-create', resource: found.object },
+  };
 }
 
 export async function runDescribe(
@@ -60,7 +69,7 @@ export async function runDescribe(
     const what = `${found.object.kind} ${identifier(statement.name)}`;
     return failed(statement, `${what} is not running on this node (it runs once its batch is committed)`);
   }
-  return { status: 'ok', output: describeText(description) };
+  return { status: 'ok', output: describeText(description), data: { type: 'describe', description } };
 }
 
 export interface UploadContext {
