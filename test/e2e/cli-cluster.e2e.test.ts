@@ -277,7 +277,10 @@ describe('the CLI on a real kube-apiserver (cluster mode)', function () {
     const context = config['current-context'];
     const result = await cli(['-c', 'SHOW SCHEMAS;'], { flags: [], env: { HOME: home } });
     assert.equal(result.code, 3);
-    assert.match(result.err, /^streamroute: cannot list namespace default: connect ECONNREFUSED 127\.0\.0\.1:9\n/);
+    assert.match(
+      result.err,
+      /^streamroute: cannot list namespace default: connect ECONNREFUSED 127\.0\.0\.1:9\n/,
+    );
     assert.ok(
       result.err.endsWith(
         `\n  the cluster was chosen by the current context "${context}" of ~/.kube/config; for a node, pass --server URL or set $STREAMROUTE_SERVER\n`,

@@ -4,10 +4,7 @@
 // once started. A node that cannot start (its data dir, its manifests, a port it must own with
 // `--on-bind-error exit`) is one line on stderr and exit 3.
 import { pino, type Logger } from 'pino';
-import {
-  parseListenAddr,
-  type HttpErrorBody,
-} from '../../../dataplane/sources/http/config.js';
+import { parseListenAddr, type HttpErrorBody } from '../../../dataplane/sources/http/config.js';
 import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
 import { resolveConnectionFlags, type ConnectionFlags } from '../../../dataplane/kube/dataplane-flags.js';
 import {

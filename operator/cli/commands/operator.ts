@@ -165,7 +165,10 @@ export async function runOperator(
   context: OperatorContext = {},
 ): Promise<number> {
   // Loaded here, not at the top: the rest of the command line starts without them.
-  const [{ pino }, { startOperator }] = await Promise.all([import('pino'), import('../../controller/main.js')]);
+  const [{ pino }, { startOperator }] = await Promise.all([
+    import('pino'),
+    import('../../controller/main.js'),
+  ]);
   const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
   const config = operatorConfig(options, logger);
   const live = liveConfig(options);
