@@ -7,12 +7,6 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { AdminBackend, RelaySubscriber, SubscribeResult } from '../admin/backend.js';
 import type { ComponentDescription, DescribedKind, HealthCheck } from '../core/status.js';
-import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
-import { registerJaqCheckMetrics } from '../codecs/jaq/compile-check-metrics.js';
-import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
-import { registerReaderMetrics } from '../codecs/reading/reader-metrics.js';
-import { registerProcessMetrics } from '../core/process-metrics.js';
-import { startedReaderPool } from '../codecs/reading/reader-pool.js';
 import type { Resolver } from '../emitters/syslog-emitter.js';
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
@@ -28,6 +22,7 @@ import type { ListenAddress, RetryPolicy } from '../net/retrying-listener.js';
 import { ingestConnections, type IngestConnectionOptions } from '../net/ingest-connections.js';
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
+import { registerNodeMetrics } from './node-metrics.js';
 import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';
 import { DomainRuntime, type DomainDeps, type Refusal, type RunningGraph } from './domain-runtime.js';
 import { targetName } from './http-targets.js';
@@ -87,10 +82,7 @@ export class DataPlane implements AdminBackend {
     this.#log = options.logger.child({ component: 'data-plane' });
     this.#errors = new TransientErrors(now);
     this.#http = new HttpTelemetry(options.logger, options.registry, clock);
-    registerJaqMetrics(options.registry, startedJaqPool);
-    registerJaqCheckMetrics(options.registry);
-    registerReaderMetrics(options.registry, startedReaderPool);
-    registerProcessMetrics(options.registry);
+    registerNodeMetrics(options.registry);
     const connections = ingestConnections(options.connections, {
       registry: options.registry,
       logger: options.logger,

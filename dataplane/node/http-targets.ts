@@ -166,6 +166,7 @@ export class DomainHttpTargets implements SourceSwap {
   #create(name: string, spec: GraphHttpIngestor, ingest: IngestFn): IngestTarget {
     return createIngestTarget({
       name: targetName(this.#domain, name),
+      component: { domain: this.#domain, name },
       ingestor: spec,
       ingest,
       telemetry: this.#deps.http,

@@ -98,8 +98,7 @@ export class IngestHandler implements BodySink<Routed> {
   bodyRead({ req, res, target, host, path }: Routed, outcome: BodyOutcome): void {
     const refused = { res, host, path, table: this.#table };
     if (outcome.kind === 'too_large') return this.#reject(refused, 413, 'body_too_large', target);
-    if (outcome.kind === 'aborted')
-      return this.#telemetry.aborted(this.#listener, target.name, outcome.bytesRead);
+    if (outcome.kind === 'aborted') return this.#telemetry.aborted(this.#listener, target, outcome.bytesRead);
     const metadata: HttpMetadata = {
       remote_addr: remoteAddr(req.socket),
       host,
@@ -111,7 +110,7 @@ export class IngestHandler implements BodySink<Routed> {
     } catch {
       return this.#reject(refused, 500, 'deliver_failed', target);
     }
-    this.#telemetry.accepted(this.#listener, target.name, outcome.body.byteLength);
+    this.#telemetry.accepted(this.#listener, target, outcome.body.byteLength);
     res.statusCode = 202;
     res.end();
   }
@@ -119,10 +118,7 @@ export class IngestHandler implements BodySink<Routed> {
   #reject(refused: Refused, status: number, reason: RejectReason, target?: HttpTarget): void {
     const { res, host, path, table } = refused;
     const hostHeader = res.req.headers.host;
-    this.#telemetry.rejected(this.#listener, status, reason, {
-      target: target?.name,
-      host: host ?? hostHeader,
-    });
+    this.#telemetry.rejected(this.#listener, status, reason, { to: target, host: host ?? hostHeader });
     if (status === 405) res.setHeader('Allow', 'POST');
     if (status === 413 || (!res.req.complete && !discardable(res.req))) res.setHeader('Connection', 'close');
     res.statusCode = status;
