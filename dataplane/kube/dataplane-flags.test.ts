@@ -55,6 +55,22 @@ describe('data-plane flags', () => {
     });
   }
 
+  it('takes --log-format json or text, and leaves it to stderr when absent', () => {
+    const none = resolveDataplaneFlags({}, ENV);
+    assert.ok(none.ok);
+    assert.equal(none.flags.logFormat, undefined);
+    for (const format of ['json', 'text'] as const) {
+      const result = resolveDataplaneFlags({ logFormat: format }, ENV);
+      assert.ok(result.ok);
+      assert.equal(result.flags.logFormat, format);
+    }
+    for (const bad of ['', 'JSON', 'pretty']) {
+      const result = resolveDataplaneFlags({ logFormat: bad }, ENV);
+      assert.ok(!result.ok);
+      assert.equal(result.message, `--log-format ${bad}: expected one of json, text`);
+    }
+  });
+
   it('lists --health-listen-addr in the flag table (both entry points take it)', () => {
     assert.ok(
       DATAPLANE_FLAGS.some(

@@ -13,6 +13,7 @@ import {
 import type { ListenAddress } from '../net/retrying-listener.js';
 import type { IngestConnectionOptions } from '../net/ingest-connections.js';
 import { connectionDefaults } from '../net/fd-limit.js';
+import { isLogFormat, LOG_FORMATS, type LogFormat } from '../core/log-format.js';
 import type { SubscriptionLimits } from '../admin/subscription-limits.js';
 import { BIND_ERROR_MODES, type BindErrorMode } from '../node/node-listeners.js';
 import {
@@ -43,6 +44,7 @@ export interface DataplaneFlags extends SubscriptionFlags, InternalFlags {
   healthListenAddr?: string;
   bindHost?: string;
   logLevel?: string;
+  logFormat?: string;
   qps?: string | number;
   burst?: string | number;
   maxConnections?: string | number;
@@ -154,6 +156,12 @@ export const DATAPLANE_FLAGS: readonly [keyof DataplaneFlags, string, string, st
   ],
   ['logLevel', '--log-level <level>', `log level: ${DATAPLANE_LOG_LEVELS.join(', ')}`, 'info'],
   [
+    'logFormat',
+    '--log-format <format>',
+    `log lines as ${LOG_FORMATS.join(' or ')} (default: text when stderr is a terminal, else json)`,
+    undefined,
+  ],
+  [
     'onBindError',
     '--on-bind-error <mode>',
     `a listener that cannot bind at start: retry until it can, or exit (one line on stderr, exit 3)`,
@@ -190,6 +198,8 @@ export interface ResolvedFlags {
   healthAddress?: ListenAddress;
   bindHost?: string;
   logLevel: DataplaneLogLevel;
+  /** `--log-format` as given; without it the format follows stderr (dataplane/core/log-format.ts). */
+  logFormat?: LogFormat;
   /** `--on-bind-error`: a node on a cluster retries by default (a port held by a pod going away frees up). */
   onBindError: BindErrorMode;
   /** `--http-error-body`: empty on a cluster unless asked (an explanation names the hosts served). */
@@ -217,9 +227,8 @@ export function resolveDataplaneFlags(
   if ('message' in addresses) return fail(addresses.message);
   if (flags.bindHost !== undefined && isIP(flags.bindHost) === 0)
     return fail(`--bind-host ${flags.bindHost}: expected an IP address`);
-  const logLevel = flags.logLevel ?? 'info';
-  if (!(DATAPLANE_LOG_LEVELS as readonly string[]).includes(logLevel))
-    return fail(`--log-level ${logLevel}: expected one of ${DATAPLANE_LOG_LEVELS.join(', ')}`);
+  const logging = loggingOf(flags);
+  if ('message' in logging) return fail(logging.message);
   const modes = modesOf(flags);
   if ('message' in modes) return fail(modes.message);
   const rateLimit = rateLimitOf(flags);
@@ -241,7 +250,7 @@ export function resolveDataplaneFlags(
       operatorNamespace,
       ...addresses,
       ...(flags.bindHost === undefined ? {} : { bindHost: flags.bindHost }),
-      logLevel: logLevel as DataplaneLogLevel,
+      ...logging,
       ...modes,
       rateLimit,
       ...connections,
@@ -270,6 +279,19 @@ function listenAddresses(flags: DataplaneFlags): Addresses | { message: string }
     addresses.healthAddress = parsed.address;
   }
   return addresses as Addresses;
+}
+
+/** `--log-level` (default info) and `--log-format` (none: stderr decides, log-format.ts), checked. */
+function loggingOf(
+  flags: DataplaneFlags,
+): Pick<ResolvedFlags, 'logLevel' | 'logFormat'> | { message: string } {
+  const logLevel = flags.logLevel ?? 'info';
+  if (!(DATAPLANE_LOG_LEVELS as readonly string[]).includes(logLevel))
+    return { message: `--log-level ${logLevel}: expected one of ${DATAPLANE_LOG_LEVELS.join(', ')}` };
+  if (flags.logFormat === undefined) return { logLevel: logLevel as DataplaneLogLevel };
+  if (!isLogFormat(flags.logFormat))
+    return { message: `--log-format ${flags.logFormat}: expected one of ${LOG_FORMATS.join(', ')}` };
+  return { logLevel: logLevel as DataplaneLogLevel, logFormat: flags.logFormat };
 }
 
 /** `--on-bind-error` (default `retry`) and `--http-error-body` (default `empty`), checked. */

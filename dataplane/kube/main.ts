@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { startHealthServer, type HealthServer } from '../admin/health-server.js';
 import { AdminServer, type InternalListenerOptions } from '../admin/admin-server.js';
@@ -33,13 +33,15 @@ import { ResourceCache } from './resource-versions.js';
 import { DataPlane } from '../node/data-plane.js';
 import { adminListeners, assertBound, startupRetry, type BindErrorMode } from '../node/node-listeners.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { logFormatFor } from '../core/log-format.js';
+import { processLogger } from '../core/process-logger.js';
 import { systemNow, type Instant } from '../core/values.js';
 import type { RetryPolicy } from '../net/retrying-listener.js';
 import type { HttpErrorBody } from '../sources/http/config.js';
 
 export interface DataplaneOptions extends Omit<
   ResolvedFlags,
-  'logLevel' | 'rateLimit' | 'connections' | 'onBindError' | 'httpErrorBody'
+  'logLevel' | 'logFormat' | 'rateLimit' | 'connections' | 'onBindError' | 'httpErrorBody'
 > {
   /** What a refused HTTP request's body says (default `empty`). */
   httpErrorBody?: HttpErrorBody;
@@ -289,8 +291,8 @@ export async function runDataplane(
     err(`streamroute dataplane: ${resolved.message}`);
     return 2;
   }
-  const { logLevel, ...options } = resolved.flags;
-  const logger = context.logger ?? pino({ level: logLevel }, pino.destination(2));
+  const { logLevel, logFormat, ...options } = resolved.flags;
+  const logger = context.logger ?? processLogger(logLevel, logFormatFor(logFormat, process.stderr));
   const signal = context.signal ?? processSignal();
   let running: RunningDataplane;
   try {

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { addNodeCommands, type ClientContext } from './node-commands.js';
 import type { CompileOptions } from './commands/compile.js';
 import { addDataplaneCommand } from './commands/dataplane.js';
-import { LOG_LEVELS, NODE_DEFAULTS } from './commands/node-defaults.js';
+import { LOG_LEVELS, logFormatOption, NODE_DEFAULTS } from './commands/node-defaults.js';
 import type { NodeOptions } from './commands/node.js';
 import { BIND_ERROR_MODES } from '../../dataplane/node/node-listeners.js';
 import { HTTP_ERROR_BODIES } from '../../dataplane/sources/http/config.js';
@@ -104,11 +104,8 @@ export function buildProgram(
       'a Host the admin API answers besides localhost and IP addresses; .example allows subdomains (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .addOption(
-      new Option('--log-level <level>', 'log level (JSON lines on stderr)')
-        .choices(LOG_LEVELS)
-        .default('info'),
-    )
+    .addOption(new Option('--log-level <level>', 'log level (on stderr)').choices(LOG_LEVELS).default('info'))
+    .addOption(logFormatOption())
     .addOption(
       new Option(
         '--on-bind-error <mode>',

@@ -357,6 +357,8 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '/etc/streamroute/internal-tls/tls.key',
         '--log-level',
         'info',
+        '--log-format',
+        'json',
       ]);
       assert.deepEqual(container.livenessProbe?.httpGet, { path: '/healthz', port: 'health' });
       assert.deepEqual(container.readinessProbe?.httpGet, { path: '/readyz', port: 'health' });
@@ -401,6 +403,8 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '0.0.0.0:8090',
         '--log-level',
         'info',
+        '--log-format',
+        'json',
       ]);
       // The startup probe holds the liveness probe off while the first sync (at 1 QPS) runs: 5 minutes.
       assert.deepEqual(firstContainer(daemonSet).startupProbe, {

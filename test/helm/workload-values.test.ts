@@ -65,6 +65,16 @@ describe('logLevel, extraArgs and extraEnv of the operator and the data plane (r
     }
   });
 
+  it('passes --log-format json to each container, which extraArgs cannot change', async () => {
+    for (const { component, kind } of COMPONENTS)
+      assert.equal(flagValue(container(defaults, kind, component).args, '--log-format'), 'json', component);
+    const failure = await templateFailure({ ...NO_LIVE, dataplane: { extraArgs: ['--log-format=text'] } });
+    assert.match(
+      failure,
+      /dataplane\.extraArgs\[0\] "--log-format=text": the chart sets --log-format itself/,
+    );
+  });
+
   for (const level of ['trace', 'error']) {
     it(`passes logLevel ${level} to each container as --log-level`, async () => {
       const objects = await renderChart({ operator: { logLevel: level }, dataplane: { logLevel: level } });

@@ -36,6 +36,9 @@ release made with chart 0.1.0 lack the new keys under `helm upgrade --reuse-valu
 {{- end }}
 - --log-level
 - {{ $o.logLevel | default "info" | quote }}
+# JSON lines for the log pipeline, whatever the container runtime makes stderr look like.
+- --log-format
+- json
 {{- end -}}
 
 {{- define "streamroute.dataplane.args" -}}
@@ -71,6 +74,9 @@ release made with chart 0.1.0 lack the new keys under `helm upgrade --reuse-valu
 - "0.0.0.0:{{ $d.healthPort }}"
 - --log-level
 - {{ $d.logLevel | default "info" | quote }}
+# JSON lines for the log pipeline, whatever the container runtime makes stderr look like.
+- --log-format
+- json
 {{- end -}}
 
 {{- define "streamroute.operator.env" -}}

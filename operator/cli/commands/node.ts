@@ -1,9 +1,12 @@
 // `streamroute node`: runs the embedded node until SIGINT or SIGTERM (or the test's AbortSignal). Logs
-// are JSON lines on stderr (pino); one plain line on stdout says what serves where (node-banner.ts). The
+// go to stderr (pino): text lines on a terminal, JSON lines otherwise (`--log-format`); one plain line on
+// stdout says what serves where (node-banner.ts). The
 // signals are caught from before the node starts, so one that arrives while it starts stops it cleanly
 // once started. A node that cannot start (its data dir, its manifests, a port it must own with
 // `--on-bind-error exit`) is one line on stderr and exit 3.
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { logFormatFor, type LogFormat } from '../../../dataplane/core/log-format.js';
+import { processLogger } from '../../../dataplane/core/process-logger.js';
 import { parseListenAddr, type HttpErrorBody } from '../../../dataplane/sources/http/config.js';
 import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
 import { resolveConnectionFlags, type ConnectionFlags } from '../../../dataplane/kube/dataplane-flags.js';
@@ -37,6 +40,8 @@ export interface NodeOptions extends ConnectionFlags, SubscriptionFlags {
   /** `--http-error-body`: a refused HTTP request's body explains why (`explain`) or is empty. */
   httpErrorBody?: HttpErrorBody;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `--log-format`; without it, text when stderr is a terminal and JSON otherwise. */
+  logFormat?: LogFormat;
 }
 
 export async function runNode(
@@ -53,7 +58,8 @@ export async function runNode(
   if ('message' in limits) throw new UsageError(limits.message);
   const subscriptions = resolveSubscriptionFlags(options);
   if ('message' in subscriptions) throw new UsageError(subscriptions.message);
-  const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
+  const logger =
+    context.logger ?? processLogger(options.logLevel, logFormatFor(options.logFormat, process.stderr));
   const interrupt = untilInterrupted(context.signal);
   try {
     const node = await start(

@@ -1,5 +1,6 @@
 // `streamroute operator`: runs the controller until SIGTERM or SIGINT (or the test's AbortSignal), then
-// stops the watches, releases the lease and exits 0. Logs are JSON lines on stderr (pino). An operator
+// stops the watches, releases the lease and exits 0. Logs go to stderr (pino): text lines on a terminal,
+// JSON lines otherwise (`--log-format`; the chart always asks for JSON). An operator
 // that cannot start (no kubeconfig, the health port taken) is one line on stderr and exit 3.
 import { Command, Option } from 'commander';
 import type { Logger } from 'pino';
@@ -12,7 +13,8 @@ import type { OperatorConfig, RunningOperator } from '../../controller/main.js';
 import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
 import { EXIT, type Output } from '../../client/report.js';
-import { LOG_LEVELS } from './node-defaults.js';
+import { LOG_LEVELS, logFormatOption } from './node-defaults.js';
+import { logFormatFor, type LogFormat } from '../../../dataplane/core/log-format.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
 import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
 import type { Registry } from 'prom-client';
@@ -30,6 +32,8 @@ export interface OperatorOptions {
   identity: string;
   healthListenAddr: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `--log-format`; without it, text when stderr is a terminal and JSON otherwise. */
+  logFormat?: LogFormat;
   qps: string;
   burst: string;
   /** The live API (decision 0019): all three, or none. */
@@ -78,11 +82,8 @@ export function addOperatorCommand(
       defaultIdentity(env),
     )
     .option('--health-listen-addr <ip:port>', '/healthz, /readyz and /metrics', DEFAULT_HEALTH_LISTEN_ADDR)
-    .addOption(
-      new Option('--log-level <level>', 'log level (JSON lines on stderr)')
-        .choices(LOG_LEVELS)
-        .default('info'),
-    )
+    .addOption(new Option('--log-level <level>', 'log level (on stderr)').choices(LOG_LEVELS).default('info'))
+    .addOption(logFormatOption())
     .option('--qps <n>', 'API requests per second', '50')
     .option('--burst <n>', 'API request burst', '100')
     .option(
@@ -165,11 +166,12 @@ export async function runOperator(
   context: OperatorContext = {},
 ): Promise<number> {
   // Loaded here, not at the top: the rest of the command line starts without them.
-  const [{ pino }, { startOperator }] = await Promise.all([
-    import('pino'),
+  const [{ processLogger }, { startOperator }] = await Promise.all([
+    import('../../../dataplane/core/process-logger.js'),
     import('../../controller/main.js'),
   ]);
-  const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
+  const logger =
+    context.logger ?? processLogger(options.logLevel, logFormatFor(options.logFormat, process.stderr));
   const config = operatorConfig(options, logger);
   const live = liveConfig(options);
   const interrupt = untilInterrupted(context.signal);
