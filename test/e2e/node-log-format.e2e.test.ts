@@ -2,7 +2,7 @@
 // a pseudo-terminal (util-linux `script`) it writes text lines, with `--log-format json` there JSON lines,
 // and with stderr on a pipe JSON lines. In every run the node is sent bodies, a header and a host whose
 // text carries a marker — a body that decodes, one that fails (a logged message error), an Authorization
-// header, a Host and a path no route has — at debug level, and the marker reaches neither format.
+// header, a path no route has — at debug level, and the marker reaches neither format.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
@@ -125,7 +125,9 @@ async function logOf(run: Run): Promise<string[]> {
     assert.equal(await post(http, '/orders', `{"order_id": "${MARK}", "amount": "${MARK}"}`), 202);
     const secret = { authorization: `Bearer ${MARK}` };
     assert.equal(await post(http, '/orders', JSON.stringify({ order_id: 'A', amount: 2 }), secret), 202);
-    assert.equal(await post(http, `/${MARK}`, MARK, { host: `${MARK}.example` }), 404);
+    // A path no route has (the host is not marked: the sampled refusal line names it, escaped; decision 0022).
+    assert.equal(await post(http, `/${MARK}`, MARK), 404);
+    assert.equal(await post(http, `/${MARK}`, MARK, { host: 'unknown.example' }), 404);
   } finally {
     await run.stop();
   }
