@@ -150,6 +150,7 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
   });
   const health = await openListeners(options, { dataPlane, admin }).catch(async (error: unknown) => {
     await sync.stop();
+    await reporter.stop(); // the initial graph asked it for a report, which it would send later
     await admin.stop();
     await dataPlane.stop();
     throw error;
