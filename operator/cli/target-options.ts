@@ -14,8 +14,7 @@ import {
   type TargetChoice,
 } from '../client/target-rule.js';
 import type { Cluster } from '../cluster/cluster-target.js';
-
-export const DEFAULT_OPERATOR_NAMESPACE = 'streamroute-system';
+import { DEFAULT_OPERATOR_NAMESPACE } from '../../dataplane/kube/dataplane-flags.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
