@@ -237,6 +237,22 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
     assert.ok(scripts.includes('SHOW RELAYS\n;'), scripts.join(' | '));
   });
 
+  it('the shell whose input ends while a statement runs finishes it and exits 0 (no prompt on a closed terminal)', async () => {
+    const input = new PassThrough();
+    const screen = new PassThrough();
+    let shown = '';
+    screen.on('data', (chunk: Buffer) => (shown += chunk.toString('utf8')));
+    input.end('SHOW RELAYS;\n');
+    const slow: CannedHandler = (request, response) => {
+      setTimeout(() => void answering(reply([ok('SHOW RELAYS')]))(request, response), 200);
+    };
+    const terminal = { input, output: screen, errors: screen };
+    const { code, requests } = await run(slow, [], { terminal, env: { STREAMROUTE_HISTORY: '' } });
+    assert.equal(code, EXIT.ok, shown);
+    const scripts = requests.map((request) => sent(request).script);
+    assert.ok(scripts.includes('SHOW RELAYS;'), scripts.join(' | '));
+  });
+
   it('a script of nothing but comments needs no node', async () => {
     const stdin = { isTTY: false, read: () => Promise.resolve('-- nothing yet\n') };
     const port = await closedPort();

@@ -51,6 +51,15 @@ export async function runShell(options: ShellOptions): Promise<number> {
       );
     },
   });
+  // The input can end while a statement runs (a pipe, a closed terminal): the lines read before that
+  // still run, but a closed interface must not be prompted again (it throws).
+  let closed = false;
+  rl.once('close', () => (closed = true));
+  const prompt = (): void => {
+    if (closed) return;
+    rl.setPrompt(session.prompt);
+    rl.prompt();
+  };
   let busy = false;
   rl.on('SIGINT', () => {
     // As psql: Ctrl-C forgets the line and the statement being typed, and the shell stays. A statement
@@ -60,20 +69,17 @@ export async function runShell(options: ShellOptions): Promise<number> {
     rl.write(null, { ctrl: true, name: 'e' });
     rl.write(null, { ctrl: true, name: 'u' });
     terminal.write('^C\n');
-    rl.setPrompt(session.prompt);
-    rl.prompt();
+    prompt();
   });
   print.out(banner(target));
   void names.objects();
-  rl.setPrompt(session.prompt);
-  rl.prompt();
+  prompt();
   for await (const typed of rl) {
     busy = true;
     await session.line(typed);
     busy = false;
     if (session.quit) break;
-    rl.setPrompt(session.prompt);
-    rl.prompt();
+    prompt();
   }
   session.end();
   rl.close();
