@@ -128,6 +128,9 @@ async function logOf(run: Run): Promise<string[]> {
     // A path no route has (the host is not marked: the sampled refusal line names it, escaped; decision 0022).
     assert.equal(await post(http, `/${MARK}`, MARK), 404);
     assert.equal(await post(http, `/${MARK}`, MARK, { host: 'unknown.example' }), 404);
+    // ^C flushes what the terminal holds unread (termios ISIG without NOFLSH): wait until `script` has
+    // passed on both refusals' debug lines, or a loaded machine loses them.
+    await logShows(run, /http_request_rejected[^]*http_request_rejected/);
   } finally {
     await run.stop();
   }
@@ -136,6 +139,14 @@ async function logOf(run: Run): Promise<string[]> {
     .split(/\r?\n/)
     .map((line) => line.replace(/^\^C/, ''))
     .filter((line) => line !== '' && !line.startsWith('streamroute node:'));
+}
+
+async function logShows(run: Run, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!pattern.test(run.log())) {
+    if (Date.now() > deadline) throw new Error(`the log never showed ${pattern}:\n${run.log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function assertNoMarker(lines: readonly string[]): void {
@@ -160,7 +171,10 @@ describe('streamroute node: the log format on a terminal and on a pipe', functio
         lines.some((line) => / WARN  message error .*code=SR3\d{3}/.test(line)),
         lines.join('\n'),
       );
-      assert.ok(lines.some((line) => / DEBUG request rejected .*status=404/.test(line)));
+      assert.ok(
+        lines.some((line) => / DEBUG request rejected .*status=404/.test(line)),
+        lines.join('\n'),
+      );
       assertNoMarker(lines);
     });
 
