@@ -31,7 +31,7 @@ import { connectionDefaults } from '../net/fd-limit.js';
 import { guardHttpServer } from '../net/guard-http-server.js';
 import { serveSubscription } from './subscription-route.js';
 
-export const DEFAULT_ADMIN_LISTEN_ADDR = '127.0.0.1:8081';
+export { DEFAULT_ADMIN_LISTEN_ADDR } from './admin-defaults.js';
 /** How long `stop()` lets subscription streams write what they hold before their connections are cut. */
 export const DEFAULT_ADMIN_STOP_GRACE_MS = 5_000;
 /** A connection that has not started a request by then is closed. */

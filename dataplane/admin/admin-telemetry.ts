@@ -15,11 +15,15 @@ export class AdminTelemetry {
     this.#log.info({ event: 'admin_listening', address, port }, 'admin API listening');
   }
 
-  listenFailed(address: string, code: string, retryInMs: number): void {
-    this.#log.warn(
-      { event: 'admin_listen_failed', address, code, retryInMs },
-      'admin API cannot listen; retrying',
-    );
+  /** `retryInMs` undefined: not retried; the node stops and its one line on stderr says why. */
+  listenFailed(address: string, code: string, retryInMs: number | undefined): void {
+    if (retryInMs === undefined)
+      this.#log.debug({ event: 'admin_listen_failed', address, code }, 'admin API cannot listen');
+    else
+      this.#log.warn(
+        { event: 'admin_listen_failed', address, code, retryInMs },
+        'admin API cannot listen; retrying',
+      );
   }
 
   serverError(code: string): void {

@@ -19,7 +19,7 @@ import { guardHttpServer } from '../net/guard-http-server.js';
 
 export const DEFAULT_HEALTH_FIRST_REQUEST_TIMEOUT_MS = 10_000;
 
-export const DEFAULT_HEALTH_LISTEN_ADDR = '0.0.0.0:8082';
+export { DEFAULT_HEALTH_LISTEN_ADDR } from './admin-defaults.js';
 
 /** Readiness with a JSON body (the data plane's checks), answered as `application/json`. */
 export interface ReadyReport {

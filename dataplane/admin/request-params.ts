@@ -10,7 +10,7 @@
 // A problem message names the parameter and quotes (briefly) what was sent; it goes to the client that
 // sent it, never to the log.
 import type { AdminErrorCode } from './admin-errors.js';
-import { DEFAULT_SUBSCRIBER_BUFFER, MAX_SUBSCRIBER_BUFFER } from './subscription-hub.js';
+import { DEFAULT_SUBSCRIBER_BUFFER, MAX_SUBSCRIBER_BUFFER } from './admin-defaults.js';
 
 export type NameKind = 'domain' | 'relay' | 'ingestor' | 'emitter' | 'subscription';
 

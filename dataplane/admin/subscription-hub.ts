@@ -29,10 +29,7 @@ import { SubscriptionMember, type SubscriberOutput } from './subscription-member
 
 export type { SubscriptionKey } from './subscription-group.js';
 
-/** Records a subscriber may lag behind by unless the request asks otherwise (`?buffer=N`). */
-export const DEFAULT_SUBSCRIBER_BUFFER = 10_000;
-/** The largest `?buffer=N` accepted. */
-export const MAX_SUBSCRIBER_BUFFER = 1_000_000;
+export { DEFAULT_SUBSCRIBER_BUFFER, MAX_SUBSCRIBER_BUFFER } from './admin-defaults.js';
 /** Finished subscription names whose counter series are kept (the most recent ones). */
 export const DEFAULT_RETAINED_NAMES = 1_000;
 

@@ -16,10 +16,16 @@
 //   streamroute_subscriber_buffered_bytes         (gauge) bytes of lines kept for subscriptions now
 //   streamroute_subscribers_refused_total{reason} subscriber streams refused (`node_limit`)
 import type { Logger } from 'pino';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Clock } from '../core/clock.js';
+import { counterOf, counterSpec, gaugeOf, gaugeSpec } from '../core/metric-spec.js';
 import { ThrottledDrops } from '../core/throttled-drops.js';
 import type { LineLog } from './line-log.js';
+import {
+  DEFAULT_MAX_SUBSCRIBERS,
+  DEFAULT_NODE_BUFFER_BYTES,
+  DEFAULT_SUBSCRIPTION_BUFFER_BYTES,
+} from './admin-defaults.js';
 
 /** A relay's lines, as the budget sees them. */
 export interface BufferedLines {
@@ -28,9 +34,7 @@ export interface BufferedLines {
   wake(): void;
 }
 
-export const DEFAULT_MAX_SUBSCRIBERS = 1_000;
-export const DEFAULT_SUBSCRIPTION_BUFFER_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_NODE_BUFFER_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_SUBSCRIBERS, DEFAULT_NODE_BUFFER_BYTES, DEFAULT_SUBSCRIPTION_BUFFER_BYTES };
 
 export interface SubscriptionLimits {
   maxSubscribers: number;
@@ -45,15 +49,16 @@ export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = {
 };
 
 export const SUBSCRIPTION_METRICS = {
-  subscribers: { name: 'streamroute_subscribers', help: 'Subscriber streams open now' },
-  bufferedBytes: {
-    name: 'streamroute_subscriber_buffered_bytes',
-    help: 'Bytes of record lines kept for subscriptions that have not taken them yet',
-  },
-  refused: {
-    name: 'streamroute_subscribers_refused_total',
-    help: 'Subscriber streams refused because a limit was reached, by reason',
-  },
+  subscribers: gaugeSpec('streamroute_subscribers', 'Subscriber streams open now'),
+  bufferedBytes: gaugeSpec(
+    'streamroute_subscriber_buffered_bytes',
+    'Bytes of record lines kept for subscriptions that have not taken them yet',
+  ),
+  refused: counterSpec(
+    'streamroute_subscribers_refused_total',
+    'Subscriber streams refused because a limit was reached, by reason',
+    ['reason'],
+  ),
 } as const;
 
 export type SubscriberRefusal = 'node_limit';
@@ -71,33 +76,25 @@ class SubscriptionGauges {
       for (const budget of budgets) total += read(budget);
       return total;
     };
-    new Gauge({
-      ...SUBSCRIPTION_METRICS.subscribers,
-      registers: [registry],
-      collect() {
-        this.set(sum((budget) => budget.subscribers));
-      },
+    gaugeOf(SUBSCRIPTION_METRICS.subscribers, registry, function () {
+      this.set(sum((budget) => budget.subscribers));
     });
-    new Gauge({
-      ...SUBSCRIPTION_METRICS.bufferedBytes,
-      registers: [registry],
-      collect() {
-        this.set(sum((budget) => budget.bytes));
-      },
+    gaugeOf(SUBSCRIPTION_METRICS.bufferedBytes, registry, function () {
+      this.set(sum((budget) => budget.bytes));
     });
-    new Counter({
-      ...SUBSCRIPTION_METRICS.refused,
-      labelNames: ['reason'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [reason, count] of refused) this.inc({ reason }, count);
-      },
+    counterOf(SUBSCRIPTION_METRICS.refused, registry, function () {
+      this.reset();
+      for (const [reason, count] of refused) this.inc({ reason }, count);
     });
   }
 }
 
 const GAUGES = new WeakMap<Registry, SubscriptionGauges>();
+
+/** Registers the subscription families in `registry` now, so `/metrics` lists them before the admin API. */
+export function registerSubscriptionMetrics(registry: Registry): void {
+  gaugesOf(registry);
+}
 
 function gaugesOf(registry: Registry): SubscriptionGauges {
   let gauges = GAUGES.get(registry);

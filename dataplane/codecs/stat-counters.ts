@@ -1,11 +1,15 @@
 // Counters on the node's /metrics read from a worker pool's plain numbers when scraped: the pools count per
 // call, never through prom-client on their hot path.
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { counterOf, counterSpec, type MetricSpec } from '../core/metric-spec.js';
 
-export interface StatCounter<Stats> {
-  name: string;
-  help: string;
+export interface StatCounter<Stats> extends MetricSpec {
   stat: keyof Stats;
+}
+
+/** A counter of no labels whose value is the pool's `stat`. */
+export function statCounter<Stats>(name: string, help: string, stat: keyof Stats): StatCounter<Stats> {
+  return { ...counterSpec(name, help), stat };
 }
 
 /** Registers the counters once per registry; `stats` is asked for at scrape time (pools start lazily). */
@@ -14,16 +18,11 @@ export function registerStatCounters<Stats extends { [K in keyof Stats]: number 
   counters: readonly StatCounter<Stats>[],
   stats: () => Stats | undefined,
 ): void {
-  for (const { name, help, stat } of counters) {
-    if (registry.getSingleMetric(name) !== undefined) continue;
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(stats()?.[stat] ?? 0);
-      },
+  for (const counter of counters) {
+    if (registry.getSingleMetric(counter.name) !== undefined) continue;
+    counterOf(counter, registry, function () {
+      this.reset();
+      this.inc(stats()?.[counter.stat] ?? 0);
     });
   }
 }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { ManualClock } from './clock.js';
-import { METRICS, readCounter, Telemetry } from './telemetry.js';
+import { METRICS, PENDING_METRIC, readCounter, Telemetry } from './telemetry.js';
 
 describe('telemetry', () => {
   it('counts payloads, records in and out, and message errors per component', async () => {
@@ -47,7 +47,7 @@ describe('telemetry', () => {
     );
   });
 
-  it('names every counter *_total and labels it with names and codes only', async () => {
+  it('names every counter *_total (gauges not), and labels it with names and codes only', async () => {
     const h = harness(graphFromStatements(exampleStatements('quickstart'), 'shop'));
     await h.topology.ingestors
       .get('orders-in')!
@@ -55,7 +55,8 @@ describe('telemetry', () => {
     const metrics = await h.registry.getMetricsAsJSON();
     assert.ok(metrics.length > 0);
     for (const metric of metrics) {
-      assert.match(metric.name, /^streamroute_[a-z_]+_total$/);
+      if (String(metric.type) === 'counter') assert.match(metric.name, /^streamroute_[a-z_]+_total$/);
+      else assert.doesNotMatch(metric.name, /_total$/);
       for (const value of metric.values) {
         assert.deepEqual(
           Object.keys(value.labels).sort(),
@@ -116,5 +117,22 @@ describe('telemetry', () => {
       ),
       { numRuns: 50 },
     );
+  });
+
+  it('reports what a component holds in streamroute_pending_records while it says so; a rebuilt one takes over', async () => {
+    const registry = new Registry();
+    const telemetry = new Telemetry({ registry, logger: pino({ level: 'silent' }), domain: 'd' });
+    const pending = async () => (await registry.getSingleMetric(PENDING_METRIC.name)!.get()).values;
+    let held = 3;
+    const stopOld = telemetry.component('correlator', 'c').holdsPending(() => held);
+    assert.deepEqual(await pending(), [{ value: 3, labels: { domain: 'd', kind: 'correlator', name: 'c' } }]);
+    held = 5;
+    assert.equal((await pending())[0]?.value, 5);
+    // hot reload: the new correlator starts reporting before the old one stops
+    const stopNew = telemetry.component('correlator', 'c').holdsPending(() => 7);
+    stopOld();
+    assert.equal((await pending())[0]?.value, 7);
+    stopNew();
+    assert.deepEqual(await pending(), []);
   });
 });

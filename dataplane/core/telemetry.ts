@@ -5,14 +5,31 @@
 // admin API read the same counters; building a topology twice (hot reload) counts on in the same ones.
 // Per-record counts are plain numbers that prom-client collects on scrape (see CounterSink).
 import type { Logger } from 'pino';
-import { Counter, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import { systemClock, type Clock } from './clock.js';
 import type { MessageError } from './errors.js';
 import { MessageErrorLines } from './message-error-lines.js';
+import {
+  COMPONENT_LABELS,
+  counterOf,
+  counterSpec,
+  gaugeOf,
+  gaugeSpec,
+  type MetricSpec,
+} from './metric-spec.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.js';
 
-export type ComponentKind =
-  'http-ingestor' | 'syslog-ingestor' | 'relay' | 'junction' | 'correlator' | 'emitter' | 'subscriber';
+/** The `kind` label of a component's series. */
+export const COMPONENT_KINDS = [
+  'http-ingestor',
+  'syslog-ingestor',
+  'relay',
+  'junction',
+  'correlator',
+  'emitter',
+  'subscriber',
+] as const;
+export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 /** Why a record was lost. Every loss is one of these, counted and logged. */
 export const DROP_REASONS = [
@@ -44,24 +61,38 @@ export const GENERAL_ERROR_REASONS = [
 ] as const;
 export type GeneralErrorReason = (typeof GENERAL_ERROR_REASONS)[number];
 
-const LABELS = ['domain', 'kind', 'name'] as const;
+const LABELS = COMPONENT_LABELS;
 const REASON_LABELS = [...LABELS, 'reason'] as const;
 
+/** The families every component counts into, labelled domain, kind, name (and reason). */
 export const METRICS = {
-  payloads: { name: 'streamroute_payloads_total', help: 'Payloads an ingestor received' },
-  payloadBytes: {
-    name: 'streamroute_payload_bytes_total',
-    help: 'Bytes of the payloads an ingestor received',
-  },
-  recordsIn: { name: 'streamroute_records_in_total', help: 'Records a component received' },
-  recordsOut: { name: 'streamroute_records_out_total', help: 'Records a component delivered' },
-  messageErrors: {
-    name: 'streamroute_message_errors_total',
-    help: 'Messages that failed (reason: the error code), handled by ON MESSAGE ERROR',
-  },
-  drops: { name: 'streamroute_drops_total', help: 'Records lost, by reason' },
-  generalErrors: { name: 'streamroute_general_errors_total', help: 'General failures of a component' },
-} as const;
+  payloads: counterSpec('streamroute_payloads_total', 'Payloads an ingestor received', LABELS),
+  payloadBytes: counterSpec(
+    'streamroute_payload_bytes_total',
+    'Bytes of the payloads an ingestor received',
+    LABELS,
+  ),
+  recordsIn: counterSpec('streamroute_records_in_total', 'Records a component received', LABELS),
+  recordsOut: counterSpec('streamroute_records_out_total', 'Records a component delivered', LABELS),
+  messageErrors: counterSpec(
+    'streamroute_message_errors_total',
+    'Messages that failed (reason: the error code), handled by ON MESSAGE ERROR',
+    REASON_LABELS,
+  ),
+  drops: counterSpec('streamroute_drops_total', 'Records lost, by reason', REASON_LABELS),
+  generalErrors: counterSpec(
+    'streamroute_general_errors_total',
+    'General failures of a component, by reason',
+    REASON_LABELS,
+  ),
+} as const satisfies Record<string, MetricSpec>;
+
+/** Read when prom-client collects, from the components that hold records (`holdsPending`). */
+export const PENDING_METRIC = gaugeSpec(
+  'streamroute_pending_records',
+  'Records a component holds waiting for their turn: the unpaired records of a correlator',
+  LABELS,
+);
 
 type MetricKey = keyof typeof METRICS;
 /** Counted on every record: kept as plain numbers and handed to prom-client when it collects. */
@@ -82,17 +113,18 @@ class CounterSink {
   constructor(registry: Registry) {
     const collect = (): void => this.flush();
     const make = (key: MetricKey): Counter => {
-      const { name, help } = METRICS[key];
       const reason = key === 'messageErrors' || key === 'drops' || key === 'generalErrors';
-      return new Counter({
-        name,
-        help,
-        labelNames: [...(reason ? REASON_LABELS : LABELS)],
-        registers: [registry],
-        // Drops may come in floods (a slow subscriber): they are counted in plain numbers too.
-        ...(reason && key !== 'drops' ? {} : { collect }),
-      });
+      // Drops may come in floods (a slow subscriber): they are counted in plain numbers too.
+      return counterOf(METRICS[key], registry, reason && key !== 'drops' ? undefined : collect);
     };
+    const components = this.#components;
+    gaugeOf(PENDING_METRIC, registry, function () {
+      this.reset();
+      for (const component of components.values()) {
+        const pending = component.pendingNow();
+        if (pending !== undefined) this.labels(...component.labels).set(pending);
+      }
+    });
     this.counters = {
       payloads: make('payloads'),
       payloadBytes: make('payloadBytes'),
@@ -137,6 +169,11 @@ function sinkOf(registry: Registry): CounterSink {
     SINKS.set(registry, sink);
   }
   return sink;
+}
+
+/** Registers the component families in `registry` now, so `/metrics` lists them before anything counts. */
+export function registerComponentMetrics(registry: Registry): void {
+  sinkOf(registry);
 }
 
 export interface TelemetryOptions {
@@ -191,6 +228,7 @@ export class ComponentTelemetry {
   readonly #drops = new Map<string, ThrottledDrops>();
   readonly #clock: Clock;
   readonly #messageErrorLines: MessageErrorLines;
+  #pendingReader: (() => number) | undefined;
 
   constructor(
     sink: CounterSink,
@@ -207,6 +245,27 @@ export class ComponentTelemetry {
       clock: this.#clock,
       ...(options.messageErrorLines === undefined ? {} : { perInterval: options.messageErrorLines }),
     });
+  }
+
+  /** The series' labels: domain, kind, name. */
+  get labels(): readonly [string, string, string] {
+    return this.#labels;
+  }
+
+  /**
+   * Reports what `read` says the component holds in `streamroute_pending_records` until the returned
+   * function is called; a component built again (hot reload) takes over, and the old one's stop leaves it.
+   */
+  holdsPending(read: () => number): () => void {
+    this.#pendingReader = read;
+    return () => {
+      if (this.#pendingReader === read) this.#pendingReader = undefined;
+    };
+  }
+
+  /** What the component holds now, or undefined when it holds nothing it reports. */
+  pendingNow(): number | undefined {
+    return this.#pendingReader?.();
   }
 
   payloadReceived(bytes: number): void {

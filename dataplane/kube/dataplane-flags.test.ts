@@ -28,6 +28,49 @@ describe('data-plane flags', () => {
     });
   }
 
+  it('on a cluster: retries a port in use at start and answers refused HTTP requests with an empty body, unless told', () => {
+    const defaults = resolveDataplaneFlags({}, ENV);
+    assert.ok(defaults.ok);
+    assert.deepEqual(
+      { onBindError: defaults.flags.onBindError, httpErrorBody: defaults.flags.httpErrorBody },
+      { onBindError: 'retry', httpErrorBody: 'empty' },
+    );
+    const told = resolveDataplaneFlags({ onBindError: 'exit', httpErrorBody: 'explain' }, ENV);
+    assert.ok(told.ok);
+    assert.deepEqual(
+      { onBindError: told.flags.onBindError, httpErrorBody: told.flags.httpErrorBody },
+      { onBindError: 'exit', httpErrorBody: 'explain' },
+    );
+  });
+
+  for (const [flag, key, bad, choices] of [
+    ['--on-bind-error', 'onBindError', 'Exit', 'exit, retry'],
+    ['--on-bind-error', 'onBindError', '', 'exit, retry'],
+    ['--http-error-body', 'httpErrorBody', 'verbose', 'explain, empty'],
+  ] as const) {
+    it(`refuses ${flag} ${JSON.stringify(bad)}, naming the flag and the choices`, () => {
+      const result = resolveDataplaneFlags({ [key]: bad }, ENV);
+      assert.ok(!result.ok);
+      assert.equal(result.message, `${flag} ${bad}: expected one of ${choices}`);
+    });
+  }
+
+  it('takes --log-format json or text, and leaves it to stderr when absent', () => {
+    const none = resolveDataplaneFlags({}, ENV);
+    assert.ok(none.ok);
+    assert.equal(none.flags.logFormat, undefined);
+    for (const format of ['json', 'text'] as const) {
+      const result = resolveDataplaneFlags({ logFormat: format }, ENV);
+      assert.ok(result.ok);
+      assert.equal(result.flags.logFormat, format);
+    }
+    for (const bad of ['', 'JSON', 'pretty']) {
+      const result = resolveDataplaneFlags({ logFormat: bad }, ENV);
+      assert.ok(!result.ok);
+      assert.equal(result.message, `--log-format ${bad}: expected one of json, text`);
+    }
+  });
+
   it('lists --health-listen-addr in the flag table (both entry points take it)', () => {
     assert.ok(
       DATAPLANE_FLAGS.some(

@@ -2,16 +2,20 @@
 // and environment fallbacks, and their check. One table, so the operator's CLI and the data plane's own
 // entry point cannot drift. Pure: the environment is passed in.
 import { isIP } from 'node:net';
-import { DEFAULT_ADMIN_LISTEN_ADDR } from '../admin/admin-server.js';
+import { DEFAULT_ADMIN_LISTEN_ADDR } from '../admin/admin-defaults.js';
 import {
   DEFAULT_HTTP_LISTEN_ADDR,
   DEFAULT_HTTPS_LISTEN_ADDR,
+  HTTP_ERROR_BODIES,
   parseListenAddr,
+  type HttpErrorBody,
 } from '../sources/http/config.js';
 import type { ListenAddress } from '../net/retrying-listener.js';
 import type { IngestConnectionOptions } from '../net/ingest-connections.js';
 import { connectionDefaults } from '../net/fd-limit.js';
+import { isLogFormat, LOG_FORMATS, type LogFormat } from '../core/log-format.js';
 import type { SubscriptionLimits } from '../admin/subscription-limits.js';
+import { BIND_ERROR_MODES, type BindErrorMode } from '../node/node-listeners.js';
 import {
   INTERNAL_FLAGS,
   resolveInternalFlags,
@@ -40,11 +44,14 @@ export interface DataplaneFlags extends SubscriptionFlags, InternalFlags {
   healthListenAddr?: string;
   bindHost?: string;
   logLevel?: string;
+  logFormat?: string;
   qps?: string | number;
   burst?: string | number;
   maxConnections?: string | number;
   maxConnectionsPerPeer?: string | number;
   adminMaxConnections?: string | number;
+  onBindError?: string;
+  httpErrorBody?: string;
 }
 
 /** The connection-limit flags, shared by `streamroute dataplane` and `streamroute node`. */
@@ -148,6 +155,24 @@ export const DATAPLANE_FLAGS: readonly [keyof DataplaneFlags, string, string, st
     undefined,
   ],
   ['logLevel', '--log-level <level>', `log level: ${DATAPLANE_LOG_LEVELS.join(', ')}`, 'info'],
+  [
+    'logFormat',
+    '--log-format <format>',
+    `log lines as ${LOG_FORMATS.join(' or ')} (default: text when stderr is a terminal, else json)`,
+    undefined,
+  ],
+  [
+    'onBindError',
+    '--on-bind-error <mode>',
+    `a listener that cannot bind at start: retry until it can, or exit (one line on stderr, exit 3)`,
+    'retry',
+  ],
+  [
+    'httpErrorBody',
+    '--http-error-body <mode>',
+    'a refused HTTP request (404, 405, 413) gets an empty body, or a line saying why (explain: names the hosts and paths served)',
+    'empty',
+  ],
   ['qps', '--qps <n>', 'API requests per second (client-side limit)', '1'],
   ['burst', '--burst <n>', 'API requests allowed in a burst', '5'],
   ...connectionFlagHelp().map(([key, usage, text]): [keyof DataplaneFlags, string, string, undefined] => [
@@ -173,6 +198,12 @@ export interface ResolvedFlags {
   healthAddress?: ListenAddress;
   bindHost?: string;
   logLevel: DataplaneLogLevel;
+  /** `--log-format` as given; without it the format follows stderr (dataplane/core/log-format.ts). */
+  logFormat?: LogFormat;
+  /** `--on-bind-error`: a node on a cluster retries by default (a port held by a pod going away frees up). */
+  onBindError: BindErrorMode;
+  /** `--http-error-body`: empty on a cluster unless asked (an explanation names the hosts served). */
+  httpErrorBody: HttpErrorBody;
   rateLimit: { qps: number; burst: number };
   /** `--max-connections`, `--max-connections-per-peer`: what is not given comes from the descriptor limit. */
   connections: IngestConnectionOptions;
@@ -196,9 +227,10 @@ export function resolveDataplaneFlags(
   if ('message' in addresses) return fail(addresses.message);
   if (flags.bindHost !== undefined && isIP(flags.bindHost) === 0)
     return fail(`--bind-host ${flags.bindHost}: expected an IP address`);
-  const logLevel = flags.logLevel ?? 'info';
-  if (!(DATAPLANE_LOG_LEVELS as readonly string[]).includes(logLevel))
-    return fail(`--log-level ${logLevel}: expected one of ${DATAPLANE_LOG_LEVELS.join(', ')}`);
+  const logging = loggingOf(flags);
+  if ('message' in logging) return fail(logging.message);
+  const modes = modesOf(flags);
+  if ('message' in modes) return fail(modes.message);
   const rateLimit = rateLimitOf(flags);
   if ('message' in rateLimit) return fail(rateLimit.message);
   const connections = resolveConnectionFlags(flags);
@@ -218,7 +250,8 @@ export function resolveDataplaneFlags(
       operatorNamespace,
       ...addresses,
       ...(flags.bindHost === undefined ? {} : { bindHost: flags.bindHost }),
-      logLevel: logLevel as DataplaneLogLevel,
+      ...logging,
+      ...modes,
       rateLimit,
       ...connections,
       ...subscriptions,
@@ -246,6 +279,39 @@ function listenAddresses(flags: DataplaneFlags): Addresses | { message: string }
     addresses.healthAddress = parsed.address;
   }
   return addresses as Addresses;
+}
+
+/** `--log-level` (default info) and `--log-format` (none: stderr decides, log-format.ts), checked. */
+function loggingOf(
+  flags: DataplaneFlags,
+): Pick<ResolvedFlags, 'logLevel' | 'logFormat'> | { message: string } {
+  const logLevel = flags.logLevel ?? 'info';
+  if (!(DATAPLANE_LOG_LEVELS as readonly string[]).includes(logLevel))
+    return { message: `--log-level ${logLevel}: expected one of ${DATAPLANE_LOG_LEVELS.join(', ')}` };
+  if (flags.logFormat === undefined) return { logLevel: logLevel as DataplaneLogLevel };
+  if (!isLogFormat(flags.logFormat))
+    return { message: `--log-format ${flags.logFormat}: expected one of ${LOG_FORMATS.join(', ')}` };
+  return { logLevel: logLevel as DataplaneLogLevel, logFormat: flags.logFormat };
+}
+
+/** `--on-bind-error` (default `retry`) and `--http-error-body` (default `empty`), checked. */
+function modesOf(
+  flags: DataplaneFlags,
+): Pick<ResolvedFlags, 'onBindError' | 'httpErrorBody'> | { message: string } {
+  const onBindError = choice('--on-bind-error', flags.onBindError ?? 'retry', BIND_ERROR_MODES);
+  if (typeof onBindError !== 'string') return onBindError;
+  const httpErrorBody = choice('--http-error-body', flags.httpErrorBody ?? 'empty', HTTP_ERROR_BODIES);
+  if (typeof httpErrorBody !== 'string') return httpErrorBody;
+  return { onBindError, httpErrorBody };
+}
+
+function choice<T extends string>(
+  flag: string,
+  value: string,
+  choices: readonly T[],
+): T | { message: string } {
+  const found = choices.find((each) => each === value);
+  return found ?? { message: `${flag} ${value}: expected one of ${choices.join(', ')}` };
 }
 
 function rateLimitOf(flags: DataplaneFlags): { qps: number; burst: number } | { message: string } {

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { startHealthServer, type HealthServer } from '../admin/health-server.js';
 import { AdminServer, type InternalListenerOptions } from '../admin/admin-server.js';
@@ -31,11 +31,22 @@ import { NodeReporter } from './node-reporter.js';
 import type { ReportTiming } from './report-schedule.js';
 import { ResourceCache } from './resource-versions.js';
 import { DataPlane } from '../node/data-plane.js';
+import { adminListeners, assertBound, startupRetry, type BindErrorMode } from '../node/node-listeners.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { logFormatFor } from '../core/log-format.js';
+import { processLogger } from '../core/process-logger.js';
 import { systemNow, type Instant } from '../core/values.js';
 import type { RetryPolicy } from '../net/retrying-listener.js';
+import type { HttpErrorBody } from '../sources/http/config.js';
 
-export interface DataplaneOptions extends Omit<ResolvedFlags, 'logLevel' | 'rateLimit' | 'connections'> {
+export interface DataplaneOptions extends Omit<
+  ResolvedFlags,
+  'logLevel' | 'logFormat' | 'rateLimit' | 'connections' | 'onBindError' | 'httpErrorBody'
+> {
+  /** What a refused HTTP request's body says (default `empty`). */
+  httpErrorBody?: HttpErrorBody;
+  /** A listener that cannot bind at start: `retry` (the default) or `exit` (a BindError). */
+  onBindError?: BindErrorMode;
   /** Connection limits of the ingestion listeners (default: from the descriptor limit). */
   connections?: ResolvedFlags['connections'];
   logger: Logger;
@@ -83,6 +94,7 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
     clock,
   });
   const cache = new ResourceCache();
+  const binding = startupRetry(options.onBindError ?? 'retry', options.retry);
   const dataPlane = new DataPlane({
     httpAddress: options.httpAddress,
     httpsAddress: options.httpsAddress,
@@ -94,7 +106,8 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
     },
     clock,
     now,
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    retry: binding.policy,
+    ...(options.httpErrorBody === undefined ? {} : { httpErrorBody: options.httpErrorBody }),
     ...(options.bindHost === undefined ? {} : { bindHost: options.bindHost }),
     connections: options.connections,
   });
@@ -133,16 +146,16 @@ export async function startDataplane(options: DataplaneOptions): Promise<Running
     clock,
     maxConnections: options.adminMaxConnections,
     subscriptionLimits: options.subscriptionLimits ?? {},
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    retry: binding.policy,
   });
-  await dataPlane.start();
-  await admin.start();
-  const health = await openHealth(options, dataPlane).catch(async (error: unknown) => {
+  const health = await openListeners(options, { dataPlane, admin }).catch(async (error: unknown) => {
     await sync.stop();
+    await reporter.stop(); // the initial graph asked it for a report, which it would send later
     await admin.stop();
     await dataPlane.stop();
     throw error;
   });
+  binding.started();
   reporter.start();
   const watch = watchIndex(api, {
     namespace: options.operatorNamespace,
@@ -195,6 +208,22 @@ async function readInternal(files: InternalListenerFiles): Promise<InternalListe
     read(files.clientCaFile, '--internal-client-ca-file'),
   ]);
   return { address: files.address, cert, key, clientCa, clientName: files.clientName };
+}
+
+/**
+ * HTTP (and HTTPS), the admin API and the health listener, in that order; with `--on-bind-error exit` a
+ * listener that cannot bind (the graphs' syslog listeners included) throws a BindError naming it.
+ */
+async function openListeners(
+  options: DataplaneOptions,
+  { dataPlane, admin }: { dataPlane: DataPlane; admin: AdminServer },
+): Promise<HealthServer | undefined> {
+  assertBound(dataPlane.listeners()); // the graphs' syslog listeners
+  await dataPlane.start();
+  assertBound(dataPlane.listeners());
+  await admin.start();
+  assertBound(adminListeners(admin));
+  return openHealth(options, dataPlane);
 }
 
 /** The probe and metrics listener, when `--health-listen-addr` asks for one; its bind failure throws. */
@@ -263,8 +292,8 @@ export async function runDataplane(
     err(`streamroute dataplane: ${resolved.message}`);
     return 2;
   }
-  const { logLevel, ...options } = resolved.flags;
-  const logger = context.logger ?? pino({ level: logLevel }, pino.destination(2));
+  const { logLevel, logFormat, ...options } = resolved.flags;
+  const logger = context.logger ?? processLogger(logLevel, logFormatFor(logFormat, process.stderr));
   const signal = context.signal ?? processSignal();
   let running: RunningDataplane;
   try {

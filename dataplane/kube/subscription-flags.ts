@@ -1,11 +1,11 @@
 // The flags that bound what the admin API's subscribers may cost the node (docs/admin-api.md, "Buffer
 // limits"), shared by `streamroute dataplane` and `streamroute node`. Pure: the values come in as given.
+import type { SubscriptionLimits } from '../admin/subscription-limits.js';
 import {
   DEFAULT_MAX_SUBSCRIBERS,
   DEFAULT_NODE_BUFFER_BYTES,
   DEFAULT_SUBSCRIPTION_BUFFER_BYTES,
-  type SubscriptionLimits,
-} from '../admin/subscription-limits.js';
+} from '../admin/admin-defaults.js';
 
 export interface SubscriptionFlags {
   maxSubscribers?: string | number;

@@ -69,7 +69,7 @@ describe('ConnectionGate', () => {
           const registry = new Registry();
           const clock = new ManualClock();
           const pool = new ConnectionPool(poolMax);
-          const gates = (['a', 'b'] as const).map(
+          const gates = (['http', 'https'] as const).map(
             (name) =>
               new ConnectionGate(
                 { maxConnections: listenerMax, maxPerPeer: perPeer, pool },
@@ -108,7 +108,7 @@ describe('ConnectionGate', () => {
             assert.equal(socket.destroyed, !admitted);
             if (admitted) open.push({ socket, listener: s.listener, key });
             else {
-              const label = `${'ab'[s.listener]} ${reason}`;
+              const label = `${s.listener === 0 ? 'http' : 'https'} ${reason}`;
               expected.set(label, (expected.get(label) ?? 0) + 1);
             }
             assert.equal(pool.open, open.length);

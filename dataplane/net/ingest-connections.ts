@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { systemClock, type Clock } from '../core/clock.js';
 import { ConnectionGate, ConnectionPool } from './connection-gate.js';
-import { ConnectionTelemetry } from './connection-telemetry.js';
+import { ConnectionTelemetry, type ConnectionListener } from './connection-telemetry.js';
 import { connectionDefaults, perPeerShare, type ConnectionDefaults } from './fd-limit.js';
 
 /** What an operator may set; what is not set comes from the descriptor limit. */
@@ -59,7 +59,7 @@ export function ingestConnections(
 }
 
 /** The gate of one ingestion listener: the whole pool may be its, one peer its share. */
-export function ingestGate(connections: IngestConnections, listener: string): ConnectionGate {
+export function ingestGate(connections: IngestConnections, listener: ConnectionListener): ConnectionGate {
   const telemetry = new ConnectionTelemetry(listener, {
     registry: connections.registry,
     logger: connections.logger,

@@ -90,6 +90,33 @@ describe('RetryingListener', () => {
     await listener.stop();
   });
 
+  it('a policy that does not retry: Stopped with the error, no timer, the hook told; a later start binds afresh', async () => {
+    const { blocker, port } = await occupiedPort();
+    const clock = new ManualClock();
+    const { events, hooks } = recordingHooks();
+    let retries = false;
+    const listener = new RetryingListener(
+      createServer(),
+      { host: '127.0.0.1', port },
+      { clock, retry: { initialMs: 100, maxMs: 100, retries: () => retries }, hooks },
+    );
+    const status = await listener.start();
+    assert.equal(status.state, 'Stopped');
+    assert.equal(status.error?.code, 'EADDRINUSE');
+    assert.equal(status.backoffMs, undefined);
+    assert.equal(clock.pendingTimers, 0, 'nothing is retried');
+    assert.deepEqual(events, [`failed 127.0.0.1:${port} EADDRINUSE undefined`]);
+
+    // Once the policy retries, a new start goes the usual way (Retrying, then Running).
+    retries = true;
+    assert.equal((await listener.start()).state, 'Retrying');
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    clock.advance(100);
+    await waitFor(() => listener.status.state === 'Running');
+    assert.equal(listener.status.error, undefined);
+    await listener.stop();
+  });
+
   it('stop while Retrying cancels the retry', async () => {
     const { blocker, port } = await occupiedPort();
     const clock = new ManualClock();

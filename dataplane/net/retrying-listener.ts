@@ -7,6 +7,8 @@
 //                      │ error (EADDRINUSE, EACCES, …)
 //                      ▼
 //                   Retrying ─after backoff→ Starting        (backoff doubles up to the maximum)
+//                      or, when the policy says not to retry (a node that must own its ports, while it
+//                      starts: docs/node.md, "Starting and stopping"): Stopped with the error kept
 //   any ─stop→ Stopped    (a running server stops accepting, idle connections close at once, busy ones
 //                          get `graceMs` to finish their request before they are closed)
 //
@@ -31,6 +33,11 @@ export function formatAddress(address: ListenAddress): string {
 export interface RetryPolicy {
   initialMs: number;
   maxMs: number;
+  /**
+   * Asked at each failed bind: false stops the listener with the error (Stopped, `error` set) instead of
+   * retrying. Absent: always retry.
+   */
+  retries?: () => boolean;
 }
 
 export const DEFAULT_LISTEN_RETRY: RetryPolicy = { initialMs: 1_000, maxMs: 30_000 };
@@ -43,7 +50,7 @@ export interface ListenerStatus {
   address: string;
   /** The bound port while Running (the system's choice when the configured port is 0). */
   port?: number;
-  /** Why the last attempt failed, while Retrying. */
+  /** Why the last attempt failed: while Retrying, or Stopped after a bind the policy did not retry. */
   error?: { code: string; message: string };
   /** Wait before the next attempt, while Retrying. */
   backoffMs?: number;
@@ -54,7 +61,8 @@ export interface ListenerStatus {
 /** What a listener reports; the owner's telemetry logs and counts it. */
 export interface ListenerHooks {
   listening(address: string): void;
-  listenFailed(address: string, code: string, retryInMs: number): void;
+  /** `retryInMs` undefined: the policy does not retry; the listener stopped (its owner reports it). */
+  listenFailed(address: string, code: string, retryInMs: number | undefined): void;
   serverError(code: string): void;
   stopped(): void;
   /** Every state change (for DESCRIBE). */
@@ -101,16 +109,21 @@ export class RetryingListener {
     const status: ListenerStatus = { state: this.#state, address: this.#label, failures: this.#failures };
     const bound = this.#server.address();
     if (this.#state === 'Running' && bound !== null && typeof bound === 'object') status.port = bound.port;
-    if (this.#state === 'Retrying' && this.#error !== undefined) status.error = this.#error;
+    const failed = this.#state === 'Retrying' || this.#state === 'Stopped';
+    if (failed && this.#error !== undefined) status.error = this.#error;
     if (this.#state === 'Retrying' && this.#nextDelayMs !== undefined) status.backoffMs = this.#nextDelayMs;
     return status;
   }
 
-  /** Resolves with the status after the first attempt: Running, or Retrying with the error. */
+  /**
+   * Resolves with the status after the first attempt: Running, or Retrying with the error (Stopped with it
+   * when the policy does not retry).
+   */
   start(): Promise<ListenerStatus> {
     if (this.#state === 'Running' || this.#state === 'Retrying') return Promise.resolve(this.status);
     const settled = new Promise<ListenerStatus>((resolve) => this.#waiters.push(resolve));
     if (this.#state === 'Stopped') {
+      this.#error = undefined;
       this.#backoffMs = this.#retry.initialMs;
       this.#failures = 0;
       this.#attempt();
@@ -123,6 +136,7 @@ export class RetryingListener {
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#state === 'Stopped') return;
+    this.#error = undefined;
     this.#set('Stopped');
     if (this.#server.listening) await this.#close(graceMs);
     this.#hooks.stopped();
@@ -162,6 +176,12 @@ export class RetryingListener {
     if (this.#state !== 'Starting') return;
     this.#failures++;
     this.#error = { code, message: messageOf(error) };
+    if (this.#retry.retries?.() === false) {
+      this.#nextDelayMs = undefined;
+      this.#set('Stopped');
+      this.#hooks.listenFailed(this.#label, code, undefined);
+      return;
+    }
     this.#nextDelayMs = this.#backoffMs;
     this.#backoffMs = Math.min(this.#backoffMs * 2, this.#retry.maxMs);
     this.#timer = this.#clock.setTimeout(() => this.#attempt(), this.#nextDelayMs);

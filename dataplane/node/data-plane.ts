@@ -8,12 +8,6 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { AdminBackend, RelaySubscriber, SubscribeResult } from '../admin/backend.js';
 import type { ComponentDescription, DescribedKind, HealthCheck } from '../core/status.js';
-import { registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
-import { registerJaqCheckMetrics } from '../codecs/jaq/compile-check-metrics.js';
-import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
-import { registerReaderMetrics } from '../codecs/reading/reader-metrics.js';
-import { registerProcessMetrics } from '../core/process-metrics.js';
-import { startedReaderPool } from '../codecs/reading/reader-pool.js';
 import type { Resolver } from '../emitters/syslog-emitter.js';
 import { loadGraph } from '../graph/load.js';
 import type { GraphHttpIngestor } from '../graph/types.js';
@@ -21,7 +15,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { SerialQueue } from '../core/serial-queue.js';
 import type { Topology } from '../runtime/topology.js';
 import { systemNow, type Instant } from '../core/values.js';
-import type { ServerLimits } from '../sources/http/config.js';
+import type { HttpErrorBody, ServerLimits } from '../sources/http/config.js';
 import { HttpIngestion, type RoutingReport } from '../sources/http/http-ingestion.js';
 import { HttpTelemetry, type ListenerName } from '../sources/http/telemetry.js';
 import type { TlsMaterialSource } from '../net/tls-contexts.js';
@@ -29,9 +23,11 @@ import type { ListenAddress, RetryPolicy } from '../net/retrying-listener.js';
 import { ingestConnections, type IngestConnectionOptions } from '../net/ingest-connections.js';
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
+import { registerNodeMetrics } from './node-metrics.js';
 import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';
 import { DomainRuntime, type DomainDeps, type Refusal, type RunningGraph } from './domain-runtime.js';
 import { targetName } from './http-targets.js';
+import type { NodeListener } from './node-listeners.js';
 import { readinessChecks, type DomainReadiness } from './readiness.js';
 import { Subscriptions } from './subscriptions.js';
 import { TransientErrors } from './transient-errors.js';
@@ -49,6 +45,8 @@ export interface DataPlaneOptions {
   now?: () => Instant;
   retry?: RetryPolicy;
   limits?: Partial<ServerLimits>;
+  /** What a refused HTTP request's body says (default `empty`; the embedded node passes `explain`). */
+  httpErrorBody?: HttpErrorBody;
   /** Emitters' address resolution (tests); default: the node's resolver. */
   resolve?: Resolver;
   /** Syslog listeners declared on 0.0.0.0 or :: bind this IP instead (`--bind-host`). */
@@ -84,11 +82,8 @@ export class DataPlane implements AdminBackend {
     this.registry = options.registry;
     this.#log = options.logger.child({ component: 'data-plane' });
     this.#errors = new TransientErrors(now);
-    this.#http = new HttpTelemetry(options.logger, options.registry);
-    registerJaqMetrics(options.registry, startedJaqPool);
-    registerJaqCheckMetrics(options.registry);
-    registerReaderMetrics(options.registry, startedReaderPool);
-    registerProcessMetrics(options.registry);
+    this.#http = new HttpTelemetry(options.logger, options.registry, clock);
+    registerNodeMetrics(options.registry);
     const connections = ingestConnections(options.connections, {
       registry: options.registry,
       logger: options.logger,
@@ -103,6 +98,7 @@ export class DataPlane implements AdminBackend {
       clock,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.httpErrorBody === undefined ? {} : { errorBody: options.httpErrorBody }),
       statusChanged: (listener, status) => this.#errors.listenerChanged(listener, status),
     });
     this.#deps = {
@@ -122,7 +118,10 @@ export class DataPlane implements AdminBackend {
     };
   }
 
-  /** Opens the listeners; resolves after the first attempt (a port in use is Retrying, not a failure). */
+  /**
+   * Opens the listeners; resolves after the first attempt (a port in use is Retrying, or Stopped with the
+   * error when the retry policy does not retry: see `listeners()`).
+   */
   async start(): Promise<void> {
     if (this.#stopped) throw new Error('a stopped data plane cannot be started again');
     await this.httpIngestion.start();
@@ -160,6 +159,29 @@ export class DataPlane implements AdminBackend {
       this.#refusedDomains.clear();
       this.#subscriptions.endAll(STOPPING);
     });
+  }
+
+  /**
+   * The listeners a node must own: HTTP, HTTPS once a TLS vhost is routed, and every syslog listener of
+   * every domain (the start-up check of `--on-bind-error`, and the banner of `streamroute node`).
+   */
+  listeners(): NodeListener[] {
+    const { http, https, wantsHttps } = this.httpIngestion;
+    const listeners: NodeListener[] = [
+      { kind: 'http', what: 'HTTP', setBy: '--http-listen-addr', status: http.status },
+    ];
+    if (wantsHttps)
+      listeners.push({ kind: 'https', what: 'HTTPS', setBy: '--https-listen-addr', status: https.status });
+    for (const [domain, runtime] of this.#domains)
+      for (const { name, protocol, status } of runtime.syslog.listeners())
+        listeners.push({
+          kind: 'syslog',
+          protocol,
+          what: `syslog ${protocol} ingestor ${name} of domain ${domain}`,
+          setBy: "its client's addr",
+          status,
+        });
+    return listeners;
   }
 
   /** Domain → the graph version it runs. */

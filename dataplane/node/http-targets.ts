@@ -173,6 +173,7 @@ export class DomainHttpTargets implements SourceSwap {
   #create(shown: string, spec: GraphHttpIngestor, ingest: IngestFn): IngestTarget {
     return createIngestTarget({
       name: targetName(this.#domain, shown),
+      component: { domain: this.#domain, name: shown },
       ingestor: spec,
       ingest,
       telemetry: this.#deps.http,

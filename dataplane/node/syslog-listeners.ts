@@ -17,6 +17,7 @@ import { displayOf } from '../graph/display-names.js';
 import { tlsNames } from '../net/syslog-tls-material.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { IngestFn } from '../core/ingest.js';
+import type { ListenerStatus } from '../net/retrying-listener.js';
 import type { TransientError } from '../core/status.js';
 import type { GraphDiff } from '../graph/diff.js';
 import type { Graph } from '../graph/types.js';
@@ -46,6 +47,15 @@ export class DomainSyslogListeners implements SourceSwap {
 
   get(name: string): SyslogListenerSlot | undefined {
     return this.#slots.get(name);
+  }
+
+  /** Every listener with its protocol and status (the node's start-up check). */
+  listeners(): { name: string; protocol: string; status: ListenerStatus }[] {
+    return [...this.#slots].map(([name, slot]) => ({
+      name,
+      protocol: slot.client.protocol,
+      status: slot.view.status,
+    }));
   }
 
   /** Listeners that cannot run now (a port in use, TLS files that failed), with their error. */

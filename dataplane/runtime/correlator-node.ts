@@ -79,6 +79,7 @@ export class CorrelatorNode {
   /** Starts taking records from the LEFT and RIGHT relays. */
   start(): void {
     if (this.#detach.length > 0) return;
+    const stopReporting = this.#telemetry.holdsPending(() => this.pending('left') + this.pending('right'));
     const label = `correlator ${this.name}`;
     this.#detach = (['left', 'right'] as const).map((side) =>
       this.#inputs[side].subscribe(`${label} ${side}`, (record) => {
@@ -86,6 +87,7 @@ export class CorrelatorNode {
         this.#engine.offer(side, record);
       }),
     );
+    this.#detach.push(stopReporting);
   }
 
   /** Stops taking records and the engine; records still pending are counted as dropped (`stopped`). */

@@ -1,7 +1,14 @@
 // What the live API counts in the operator's /metrics (decision 0019): every request by outcome, and
 // every subscription stream by domain as it starts and ends, with why it ended. Never a user name or a
 // record: users are in the log lines, labels stay few.
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Registry, type Counter, type Gauge } from 'prom-client';
+import {
+  counterOf,
+  counterSpec,
+  gaugeOf,
+  gaugeSpec,
+  type MetricSpec,
+} from '../../dataplane/core/metric-spec.js';
 
 export type RequestOutcome = 'allowed' | 'unauthenticated' | 'forbidden' | 'not_found';
 /**
@@ -10,6 +17,28 @@ export type RequestOutcome = 'allowed' | 'unauthenticated' | 'forbidden' | 'not_
  */
 export type StreamEnd = 'client' | 'revoked' | 'lifetime';
 
+/** The live API's families on the operator's /metrics (only while the live API is served). */
+export const LIVE_METRICS = {
+  requests: counterSpec(
+    'streamroute_live_requests_total',
+    'Requests to the live API by route (log, describe) and outcome',
+    ['route', 'outcome'],
+  ),
+  started: counterSpec(
+    'streamroute_live_subscriptions_started_total',
+    'Relay subscriptions started through the live API',
+    ['domain'],
+  ),
+  ended: counterSpec(
+    'streamroute_live_subscriptions_ended_total',
+    'Relay subscriptions of the live API that ended, by reason (client, revoked, lifetime)',
+    ['domain', 'reason'],
+  ),
+  open: gaugeSpec('streamroute_live_subscriptions', 'Relay subscriptions open through the live API now', [
+    'domain',
+  ]),
+} as const satisfies Record<string, MetricSpec>;
+
 export class LiveMetrics {
   readonly #requests: Counter<'route' | 'outcome'>;
   readonly #started: Counter<'domain'>;
@@ -17,31 +46,10 @@ export class LiveMetrics {
   readonly #open: Gauge<'domain'>;
 
   constructor(registry: Registry = new Registry()) {
-    const registers = [registry];
-    this.#requests = new Counter({
-      name: 'streamroute_live_requests_total',
-      help: 'Requests to the live API by route (log, describe) and outcome',
-      labelNames: ['route', 'outcome'],
-      registers,
-    });
-    this.#started = new Counter({
-      name: 'streamroute_live_subscriptions_started_total',
-      help: 'Relay subscriptions started through the live API',
-      labelNames: ['domain'],
-      registers,
-    });
-    this.#ended = new Counter({
-      name: 'streamroute_live_subscriptions_ended_total',
-      help: 'Relay subscriptions of the live API that ended, by reason (client, revoked, lifetime)',
-      labelNames: ['domain', 'reason'],
-      registers,
-    });
-    this.#open = new Gauge({
-      name: 'streamroute_live_subscriptions',
-      help: 'Relay subscriptions open through the live API now',
-      labelNames: ['domain'],
-      registers,
-    });
+    this.#requests = counterOf(LIVE_METRICS.requests, registry);
+    this.#started = counterOf(LIVE_METRICS.started, registry);
+    this.#ended = counterOf(LIVE_METRICS.ended, registry);
+    this.#open = gaugeOf(LIVE_METRICS.open, registry);
   }
 
   request(route: 'log' | 'describe' | 'other', outcome: RequestOutcome): void {

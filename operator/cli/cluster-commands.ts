@@ -1,15 +1,13 @@
-// `streamroute apply`, `diff` and `rollback`: commands that only work on a cluster (--kubeconfig,
-// --context or $STREAMROUTE_KUBECONFIG, before or after the command).
+// `streamroute apply`, `diff` and `rollback`: commands that only work on a cluster (chosen as kubectl
+// does: --kubeconfig or --context before or after the command, $STREAMROUTE_KUBECONFIG, $KUBECONFIG,
+// ~/.kube/config; client/target-rule.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Cluster } from '../cluster/cluster-target.js';
 import { UsageError } from '../client/errors.js';
-import type { ClientContext } from './node-commands.js';
+import { formatOf, outputOption, type ClientContext } from './node-commands.js';
 import { domainArgument } from '../client/arguments.js';
-import { runApply } from './commands/apply.js';
-import { runDiff } from './commands/diff.js';
-import { runRollback } from './commands/rollback.js';
 import type { Output } from '../client/report.js';
-import { addClusterOptions, clusterOf } from '../cluster/index.js';
-import { KUBECONFIG_ENV } from '../cluster/cluster-target.js';
+import { addClusterOptions, clusterTargetOf, onTarget } from './target-options.js';
 
 function versionArgument(value: string): number {
   if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new InvalidArgumentError('expected a graph version (1, 2, …)');
@@ -23,14 +21,11 @@ export function addClusterCommands(
   context: ClientContext,
 ): void {
   const env = context.env ?? process.env;
-  const clusterFor = (command: Command) => {
-    const cluster = clusterOf(command, program, env);
-    if (cluster === undefined) {
-      throw new UsageError(
-        `${command.name()} works on a cluster: pass --kubeconfig FILE or --context NAME, or set $${KUBECONFIG_ENV}`,
-      );
-    }
-    return cluster.connect();
+  /** Runs `run` on the command's cluster, explaining how it was chosen when it does not answer. */
+  const onCluster = async (command: Command, run: (cluster: Cluster) => Promise<number>): Promise<number> => {
+    const target = clusterTargetOf(command, program, env);
+    const cluster = await target.connect();
+    return onTarget(target, () => run(cluster));
   };
   const domain = () =>
     new Option(
@@ -49,17 +44,21 @@ export function addClusterCommands(
     )
     .addOption(files())
     .addOption(domain())
-    .action(async (options: { file: string[] }, command: Command) =>
-      exit(await runApply({ cluster: clusterFor(command), files: options.file }, output)),
-    );
+    .action(async (options: { file: string[] }, command: Command) => {
+      const { runApply } = await import('./commands/apply.js');
+      exit(await onCluster(command, (cluster) => runApply({ cluster, files: options.file }, output)));
+    });
   const diff = program
     .command('diff')
     .description('show what apply -f would change in a cluster namespace (exit 1 when anything would)')
     .addOption(files())
     .addOption(domain())
-    .action(async (options: { file: string[] }, command: Command) =>
-      exit(await runDiff({ cluster: clusterFor(command), files: options.file }, output)),
-    );
+    .addOption(outputOption('(default: -o before the command, else table)'))
+    .action(async (options: { file: string[] }, command: Command) => {
+      const { runDiff } = await import('./commands/diff.js');
+      const format = formatOf(command, program);
+      exit(await onCluster(command, (cluster) => runDiff({ cluster, files: options.file, format }, output)));
+    });
   const rollback = program
     .command('rollback')
     .description('pin a domain to a graph version it keeps (--to N), or remove the pin (--unpin)')
@@ -72,12 +71,9 @@ export function addClusterCommands(
       if (options.to === undefined && options.unpin !== true)
         throw new UsageError('rollback: pass --to N or --unpin');
       const unpin = options.unpin === true;
-      exit(
-        await runRollback(
-          { cluster: clusterFor(command), unpin, ...(options.to === undefined ? {} : { to: options.to }) },
-          output,
-        ),
-      );
+      const to = options.to === undefined ? {} : { to: options.to };
+      const { runRollback } = await import('./commands/rollback.js');
+      exit(await onCluster(command, (cluster) => runRollback({ cluster, unpin, ...to }, output)));
     });
   for (const command of [apply, diff, rollback]) addClusterOptions(command);
 }

@@ -149,6 +149,23 @@ describe('streamroute CLI', () => {
     assert.equal((await cli('compile', '--resource', 'not a spec')).code, EXIT.usage);
   });
 
+  it('a mistyped command names the nearest ones; a statement where a command goes points at -c', async () => {
+    const typo = await cli('subscirbe', 'a', 'b');
+    assert.equal(typo.code, EXIT.usage);
+    assert.match(typo.err, /^error: unknown command 'subscirbe'\n\(Did you mean subscribe\?\)\n/);
+    assert.match((await cli('valdate')).err, /\(Did you mean validate\?\)/);
+    assert.match((await cli('DESCRIBE', 'x')).err, /\(Did you mean describe\?\)/);
+    const far = await cli('frobnicate');
+    assert.match(far.err, /^error: unknown command 'frobnicate'\n\nUsage: streamroute/);
+    const statement = await cli('SHOW RELAYS;');
+    assert.match(
+      statement.err,
+      /^error: unknown command 'SHOW RELAYS;'\n\(To run statements, pass them with -c: streamroute -c "SHOW RELAYS;"\)\n/,
+    );
+    // options: commander's own suggestion
+    assert.match((await cli('describe', '--jsn', 'ingestor', 'x')).err, /\(Did you mean --json\?\)/);
+  });
+
   describe('a file that cannot be read or written: one line and exit 3, never a stack trace', () => {
     const regular = () => scratchFile('regular.sql', 'CREATE RESOURCE a;');
 

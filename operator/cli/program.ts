@@ -2,17 +2,20 @@
 // returns an exit code, so tests call them directly.
 import { Command, Option } from 'commander';
 import { addNodeCommands, type ClientContext } from './node-commands.js';
-import { runCompile, runValidate, type CompileOptions } from './commands/compile.js';
-import { runConvert } from './commands/convert.js';
-import { runCrds } from './commands/crds.js';
+import type { CompileOptions } from './commands/compile.js';
 import { addDataplaneCommand } from './commands/dataplane.js';
-import { LOG_LEVELS, NODE_DEFAULTS, runNode, type NodeOptions } from './commands/node.js';
+import { LOG_LEVELS, logFormatOption, NODE_DEFAULTS } from './commands/node-defaults.js';
+import type { NodeOptions } from './commands/node.js';
+import { BIND_ERROR_MODES } from '../../dataplane/node/node-listeners.js';
+import { HTTP_ERROR_BODIES } from '../../dataplane/sources/http/config.js';
 import { connectionFlagHelp } from '../../dataplane/kube/dataplane-flags.js';
 import { SUBSCRIPTION_FLAGS } from '../../dataplane/kube/subscription-flags.js';
 import { addOperatorCommand } from './commands/operator.js';
 import { addUninstallCleanupCommand } from './commands/uninstall-cleanup.js';
-import { runShowCreate } from './commands/show-create.js';
 import { addClusterCommands } from './cluster-commands.js';
+import { addCompletionCommand } from './commands/completion.js';
+import { addTopCommand } from './commands/top.js';
+import { addGraphCommand } from './graph-command.js';
 import type { Output } from '../client/report.js';
 import { parseResourceOption } from './resource-dirs.js';
 import { rootProgram, runProgram } from './root-program.js';
@@ -36,17 +39,23 @@ export function buildProgram(
     .description('convert statements to resource YAML for kubectl apply')
     .argument('[files...]', 'statement files (.sql) or directories; - or nothing reads stdin')
     .option('-n, --namespace <namespace>', 'set metadata.namespace (the domain) on every resource')
-    .action((files: string[], options: { namespace?: string }) => exit(runConvert(files, options, output)));
+    .action(async (files: string[], options: { namespace?: string }) => {
+      const { runConvert } = await import('./commands/convert.js');
+      exit(runConvert(files, options, output));
+    });
 
   program
     .command('show-create')
     .description('print resources as canonical CREATE statements (what SHOW CREATE prints)')
     .argument('[files...]', 'resource YAML files or directories; - or nothing reads stdin')
-    .action((files: string[]) => exit(runShowCreate(files, output)));
+    .action(async (files: string[]) => {
+      const { runShowCreate } = await import('./commands/show-create.js');
+      exit(runShowCreate(files, output));
+    });
 
-  for (const [name, description, run] of [
-    ['validate', 'check a whole domain: every object and every rule between them', runValidate],
-    ['compile', 'compile a domain to the Graph the data plane runs (JSON on stdout)', runCompile],
+  for (const [name, description, runner] of [
+    ['validate', 'check a whole domain: every object and every rule between them', 'runValidate'],
+    ['compile', 'compile a domain to the Graph the data plane runs (JSON on stdout)', 'runCompile'],
   ] as const) {
     program
       .command(name)
@@ -60,16 +69,20 @@ export function buildProgram(
         [],
       )
       .addOption(formatOption())
-      .action(async (files: string[], options: CompileOptions, command: Command) =>
-        exit(await run(files, withRootDomain(options, command, program), output)),
-      );
+      .action(async (files: string[], options: CompileOptions, command: Command) => {
+        const run = (await import('./commands/compile.js'))[runner];
+        exit(await run(files, withRootDomain(options, command, program), output));
+      });
   }
 
   program
     .command('crds')
     .description('print the CustomResourceDefinitions (or write them to a directory)')
     .option('-o, --out <dir>', 'write one file per CRD into this directory')
-    .action((options: { out?: string }) => exit(runCrds(options, output)));
+    .action(async (options: { out?: string }) => {
+      const { runCrds } = await import('./commands/crds.js');
+      exit(runCrds(options, output));
+    });
 
   program
     .command('node')
@@ -91,21 +104,40 @@ export function buildProgram(
       'a Host the admin API answers besides localhost and IP addresses; .example allows subdomains (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .addOption(new Option('--log-level <level>', 'log level (on stderr)').choices(LOG_LEVELS).default('info'))
+    .addOption(logFormatOption())
     .addOption(
-      new Option('--log-level <level>', 'log level (JSON lines on stderr)')
-        .choices(LOG_LEVELS)
-        .default('info'),
+      new Option(
+        '--on-bind-error <mode>',
+        'a listener that cannot bind at start: exit (one line on stderr, exit 3) or retry until it can',
+      )
+        .choices(BIND_ERROR_MODES)
+        .default(NODE_DEFAULTS.onBindError),
+    )
+    .addOption(
+      new Option(
+        '--http-error-body <mode>',
+        'a refused HTTP request (404, 405, 413) gets a line saying why (explain) or an empty body',
+      )
+        .choices(HTTP_ERROR_BODIES)
+        .default(NODE_DEFAULTS.httpErrorBody),
     );
   const node = program.commands.find((command) => command.name() === 'node');
   for (const [, usage, description] of connectionFlagHelp()) node?.option(usage, description);
   for (const [, usage, description] of SUBSCRIPTION_FLAGS) node?.option(usage, description);
-  node?.action(async (options: NodeOptions) => exit(await runNode(options, output, context)));
+  node?.action(async (options: NodeOptions) => {
+    const { runNode } = await import('./commands/node.js');
+    exit(await runNode(options, output, context));
+  });
 
   addOperatorCommand(program, output, exit, context);
   addDataplaneCommand(program, output, exit, context);
   addUninstallCleanupCommand(program, output, exit);
   addNodeCommands(program, output, exit, context);
   addClusterCommands(program, output, exit, context);
+  addTopCommand(program, output, exit, context);
+  addGraphCommand(program, output, exit, context);
+  addCompletionCommand(program, output, exit);
   return program;
 }
 

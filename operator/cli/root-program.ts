@@ -7,11 +7,12 @@ import { InputError } from '../language/input-error.js';
 import { EXIT, type Output } from '../client/report.js';
 
 const EXIT_HELP = `
-Run statements on a node: streamroute [-d DOMAIN] -c 'SHOW RELAYS;', -f FILE, or statements on stdin.
+Run statements on a node or a cluster (the target: docs/cli.md, "Choosing the target"):
+streamroute [-d DOMAIN] -c 'SHOW RELAYS;', -f FILE, or statements on stdin.
 
 Exit status: 0 success; 1 the input has errors (each printed as FILE:LINE:COL: error CODE: message),
 or a statement failed on the node; 2 the command line is wrong; 3 a file could not be read or written,
-or no node answers, or the server does not speak the node's protocol.`;
+or the node or the cluster does not answer, or the server does not speak the node's protocol.`;
 
 /** `streamroute` with no commands yet. */
 export function rootProgram(output: Output): Command {

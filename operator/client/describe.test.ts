@@ -77,18 +77,38 @@ describe('streamroute describe', () => {
     assert.match(present.output.stdout, /^emitter To_Siem \(domain prod, graph version 4\)\n/);
   });
 
-  it('--json prints the node’s JSON', async () => {
-    const { code, output, requests } = await describeOn(found, [
-      'describe',
-      'ingestor',
-      'web',
-      '--json',
-      '-d',
-      'prod',
-    ]);
-    assert.equal(code, EXIT.ok, output.stderr);
-    assert.equal(requests[0]?.url, '/v1/domains/prod/ingestors/web');
-    assert.deepEqual(JSON.parse(output.stdout), EMITTER);
+  it('-o json and --json print the Description document with the node’s description', async () => {
+    const expected = {
+      apiVersion: 'streamroute.io/cli/v1',
+      kind: 'Description',
+      domain: 'prod',
+      target: 'node',
+      description: EMITTER,
+    };
+    for (const flags of [['--json'], ['-o', 'json'], ['--output=json']]) {
+      const argv = ['describe', 'ingestor', 'web', ...flags, '-d', 'prod'];
+      const { code, output, requests } = await describeOn(found, argv);
+      assert.equal(code, EXIT.ok, output.stderr);
+      assert.equal(requests[0]?.url, '/v1/domains/prod/ingestors/web');
+      assert.deepEqual(JSON.parse(output.stdout), expected);
+      assert.deepEqual(Object.keys(JSON.parse(output.stdout) as object), Object.keys(expected), 'key order');
+    }
+  });
+
+  it('-o before the command works as after it; -o wide is the table; an unknown format is exit 2', async () => {
+    const yaml = await describeOn(found, ['-o', 'yaml', 'describe', 'emitter', 'to_siem']);
+    assert.equal(yaml.code, EXIT.ok, yaml.output.stderr);
+    assert.match(yaml.output.stdout, /^apiVersion: streamroute\.io\/cli\/v1\nkind: Description\n/);
+    const wide = await describeOn(found, ['describe', 'emitter', 'to_siem', '-o', 'wide']);
+    assert.equal(wide.output.stdout, `${describeText(EMITTER)}\n`);
+    for (const argv of [
+      ['describe', 'emitter', 'to_siem', '-o', 'xml'],
+      ['describe', 'emitter', 'to_siem', '-o', 'yaml', '--json'],
+    ]) {
+      const refused = await describeOn(found, argv);
+      assert.equal(refused.code, EXIT.usage, argv.join(' '));
+      assert.equal(refused.requests.length, 0);
+    }
   });
 
   it('not there (404): the node’s message, exit 1', async () => {

@@ -1,10 +1,18 @@
-// `streamroute [-d DOMAIN] describe ingestor|emitter <name> [--json]`: the runtime state of one component
-// on the node, as the DESCRIBE statement prints it (describeText), or the node's JSON as it came.
+// `streamroute [-d DOMAIN] describe ingestor|emitter <name> [-o FORMAT]`: the runtime state of one
+// component on the node, as the DESCRIBE statement prints it (describeText; `wide` is the same), or the
+// `Description` document (docs/cli.md#output-formats).
 import type { DescribedKind } from '../../dataplane/core/status.js';
 import { describeText } from '../node/describe-text.js';
 import { EXIT, type Output } from './report.js';
 import { domainUrl, type NodeTarget } from './endpoint.js';
 import { callNode } from './node-call.js';
+import {
+  isDocumentFormat,
+  outputDocument,
+  printDocument,
+  sortedKeys,
+  type OutputFormat,
+} from './output-format.js';
 import { decodeDescription } from './protocol.js';
 
 export interface DescribeOptions {
@@ -14,7 +22,7 @@ export interface DescribeOptions {
   name: string;
   /** The name as the user wrote it, for saying that it names nothing. */
   written?: string | undefined;
-  json: boolean;
+  format: OutputFormat;
 }
 
 export async function runDescribe(options: DescribeOptions, output: Output): Promise<number> {
@@ -33,6 +41,9 @@ export async function runDescribe(options: DescribeOptions, output: Output): Pro
     output.err(`streamroute: ${code === 'unknown_component' ? missing : message}`);
     return EXIT.invalid;
   }
-  output.out(options.json ? JSON.stringify(answer.value, null, 2) : describeText(answer.value));
+  if (isDocumentFormat(options.format)) {
+    const fields = { domain: options.target.domain, target: 'node', description: sortedKeys(answer.value) };
+    await printDocument(outputDocument('Description', fields), options.format, output);
+  } else output.out(describeText(answer.value));
   return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 // Where the node is: `--server URL`, else $STREAMROUTE_SERVER, else the embedded node's default address;
 // and the protocol's URLs under it, one encoded path segment per name.
-import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../dataplane/admin/admin-server.js';
+import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../dataplane/admin/admin-defaults.js';
 import { isDomainName } from '../node/protocol.js';
 
 /** The embedded node's admin API on its default address. */

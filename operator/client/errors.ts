@@ -5,6 +5,15 @@ import { InputError } from '../language/input-error.js';
 /** The node cannot be reached, or answered something that is not the protocol: exit 3. */
 export class NodeError extends InputError {}
 
+/** No answer at all from the node: the message can say how the node was chosen. */
+export class UnreachableNodeError extends NodeError {}
+
+/** A cluster command cannot go on (a read failed, the API server cannot be reached): exit 3. */
+export class ClusterError extends InputError {}
+
+/** No answer at all from the API server: the message can say how the cluster was chosen. */
+export class UnreachableClusterError extends ClusterError {}
+
 /** The command line is wrong in a way commander cannot see (e.g. -c with a command): exit 2. */
 export class UsageError extends Error {}
 
@@ -23,11 +32,9 @@ const REASONS: Readonly<Record<string, string>> = {
 export function unreachable(server: string, error: unknown): NodeError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ECONNREFUSED') {
-    return new NodeError(
-      `no node answers at ${server} (start one with \`streamroute node\`, or pass --server)`,
-    );
+    return new UnreachableNodeError(`no node answers at ${server} (start one with \`streamroute node\`)`);
   }
-  return new NodeError(`cannot reach the node at ${server}: ${networkReason(error)}`);
+  return new UnreachableNodeError(`cannot reach the node at ${server}: ${networkReason(error)}`);
 }
 
 /** A network error in words: `the connection was reset`. */

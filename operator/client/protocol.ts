@@ -2,6 +2,7 @@
 // A reply that does not is not the protocol (exit 3), so nothing further down guesses at fields.
 import type { ComponentDescription } from '../../dataplane/core/status.js';
 import type { StatementReply, WireStatementRequest } from '../node/protocol.js';
+import { SHOW_WORDS } from '../node/statement-tag.js';
 
 // One shape for both sides: the wire types live with the node (operator/node/protocol.ts).
 export type {
@@ -95,24 +96,12 @@ function shape(required: Record<string, Check>, optional: Record<string, Check> 
 
 const strings = listOf(string);
 
-const STATEMENTS_REPLY = shape({
-  ok: boolean,
-  diagnostics: strings,
-  results: listOf(
-    shape(
-      { statement: string, line: integer, column: integer, status: oneOf('ok', 'error', 'not_run') },
-      {
-        output: string,
-        diagnostics: strings,
-        graphVersion: integer,
-        resourceVersion: integer,
-        warnings: strings,
-      },
-    ),
-  ),
+const RESOURCE = shape({
+  // any kind: a newer node may list kinds this client does not know (their rows show no columns)
+  kind: string,
+  metadata: shape({ name: string }),
+  spec: object,
 });
-
-const ERROR_REPLY = shape({ error: shape({ code: string, message: string }) });
 
 const DESCRIPTION = shape(
   {
@@ -128,6 +117,40 @@ const DESCRIPTION = shape(
   },
   { displayName: string },
 );
+
+/** What an inspecting statement found (operator/node/protocol.ts StatementData); the objects are the node's own. */
+const STATEMENT_DATA: Check = (value) => {
+  const head = shape({ type: oneOf('show', 'show-create', 'describe', 'describe-status') })(value);
+  if (head !== undefined) return head;
+  const type = (value as { type: string }).type;
+  if (type === 'show')
+    return shape({
+      what: oneOf(...Object.keys(SHOW_WORDS)),
+      items: listOf(shape({ resource: RESOURCE, declaredIn: string }, { latestVersion: integer })),
+    })(value);
+  if (type === 'describe') return shape({ description: DESCRIPTION })(value);
+  return shape({ resource: RESOURCE }, { status: object })(value);
+};
+
+const STATEMENTS_REPLY = shape({
+  ok: boolean,
+  diagnostics: strings,
+  results: listOf(
+    shape(
+      { statement: string, line: integer, column: integer, status: oneOf('ok', 'error', 'not_run') },
+      {
+        output: string,
+        diagnostics: strings,
+        graphVersion: integer,
+        resourceVersion: integer,
+        warnings: strings,
+        data: STATEMENT_DATA,
+      },
+    ),
+  ),
+});
+
+const ERROR_REPLY = shape({ error: shape({ code: string, message: string }) });
 
 /** A reply that fits, or in words where it does not: `results[2].status: expected one of ok, …`. */
 export type Decoded<T> = { ok: true; value: T } | { ok: false; problem: string };

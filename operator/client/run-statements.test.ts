@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,11 +222,35 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
     assert.equal(twice.output.stderr, 'streamroute: -f - reads stdin, which can be read only once\n');
   });
 
-  it('no input on a terminal: prints help and exits 2', async () => {
-    const { code, output, requests } = await run(answering(reply([])), []);
-    assert.equal(code, EXIT.usage);
-    assert.match(output.stderr, /Usage: streamroute/);
-    assert.equal(requests.length, 0);
+  it('no input on a terminal: the shell runs on that terminal; \\q ends it (exit 0)', async () => {
+    const input = new PassThrough();
+    const screen = new PassThrough();
+    let shown = '';
+    screen.on('data', (chunk: Buffer) => (shown += chunk.toString('utf8')));
+    input.end('SHOW RELAYS\n;\n\\q\n');
+    const terminal = { input, output: screen, errors: screen };
+    const env = { STREAMROUTE_HISTORY: '' };
+    const { code, requests } = await run(answering(reply([ok('SHOW RELAYS')])), [], { terminal, env });
+    assert.equal(code, EXIT.ok);
+    assert.match(shown, /^streamroute shell: domain default on node http:\/\/127\.0\.0\.1:\d+\./);
+    const scripts = requests.map((request) => sent(request).script);
+    assert.ok(scripts.includes('SHOW RELAYS\n;'), scripts.join(' | '));
+  });
+
+  it('the shell whose input ends while a statement runs finishes it and exits 0 (no prompt on a closed terminal)', async () => {
+    const input = new PassThrough();
+    const screen = new PassThrough();
+    let shown = '';
+    screen.on('data', (chunk: Buffer) => (shown += chunk.toString('utf8')));
+    input.end('SHOW RELAYS;\n');
+    const slow: CannedHandler = (request, response) => {
+      setTimeout(() => void answering(reply([ok('SHOW RELAYS')]))(request, response), 200);
+    };
+    const terminal = { input, output: screen, errors: screen };
+    const { code, requests } = await run(slow, [], { terminal, env: { STREAMROUTE_HISTORY: '' } });
+    assert.equal(code, EXIT.ok, shown);
+    const scripts = requests.map((request) => sent(request).script);
+    assert.ok(scripts.includes('SHOW RELAYS;'), scripts.join(' | '));
   });
 
   it('a script of nothing but comments needs no node', async () => {
@@ -360,7 +385,8 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
       assert.equal(code, EXIT.io);
       assert.equal(
         output.stderr,
-        `streamroute: no node answers at http://127.0.0.1:${port} (start one with \`streamroute node\`, or pass --server)\n`,
+        `streamroute: no node answers at http://127.0.0.1:${port} (start one with \`streamroute node\`)\n` +
+          '  the node was chosen by --server; for a cluster, pass --context NAME or --kubeconfig FILE\n',
       );
     });
 
@@ -386,7 +412,7 @@ describe('streamroute -c / -f / stdin: running statements on a node', () => {
       assert.equal(await runCli(['-c', 'SHOW RELAYS'], fromEnv, { env }), EXIT.usage);
       assert.match(
         fromEnv.stderr,
-        /^streamroute: STREAMROUTE_SERVER=http:\/\/x\/\?q: expected a URL without/,
+        /^streamroute: \$STREAMROUTE_SERVER=http:\/\/x\/\?q: expected a URL without/,
       );
     });
 

@@ -4,8 +4,11 @@ import { readInput } from '../language/inputs.js';
 import { ioError } from '../language/input-error.js';
 import { UsageError } from './errors.js';
 
-/** A -c or -f option as given. `-f -` is stdin. */
-export type ScriptInput = { kind: 'command'; text: string } | { kind: 'file'; path: string };
+/** A -c or -f option as given (`-f -` is stdin), or text the shell read, under its own source name. */
+export type ScriptInput =
+  | { kind: 'command'; text: string }
+  | { kind: 'file'; path: string }
+  | { kind: 'text'; source: string; text: string };
 
 export interface Script {
   /** `-c`, the path given to -f, or `<stdin>`. */
@@ -48,6 +51,7 @@ export async function readScripts(inputs: readonly ScriptInput[], stdin: Stdin):
   const scripts: Script[] = [];
   for (const input of inputs) {
     if (input.kind === 'command') scripts.push({ source: '-c', text: input.text });
+    else if (input.kind === 'text') scripts.push({ source: input.source, text: input.text });
     else if (input.path === '-') scripts.push({ source: STDIN_SOURCE, text: await stdin.read() });
     else scripts.push({ source: input.path, text: readInput(input.path) });
   }

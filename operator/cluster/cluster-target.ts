@@ -12,17 +12,14 @@ import {
   type RequestSpec,
 } from '../../dataplane/kube-client/kube-api.js';
 import type { RateLimit } from '../../dataplane/kube-client/token-bucket.js';
-import { networkReason } from '../client/errors.js';
+import { ClusterError, networkReason, UnreachableClusterError } from '../client/errors.js';
 import { InputError } from '../language/input-error.js';
+import type { ClusterOptions } from '../client/target-rule.js';
 
-export const KUBECONFIG_ENV = 'STREAMROUTE_KUBECONFIG';
+export { KUBECONFIG_ENV, type ClusterOptions } from '../client/target-rule.js';
+
 export const CLI_RATE_LIMIT: RateLimit = { qps: 20, burst: 40 };
 export const DEFAULT_OPERATOR_NAMESPACE = 'streamroute-system';
-
-export interface ClusterOptions {
-  kubeconfig?: string;
-  context?: string;
-}
 
 /** A connection to the API server, and the namespace (domain) commands work in. */
 export interface Cluster {
@@ -30,22 +27,6 @@ export interface Cluster {
   namespace: string;
   /** How it was chosen: streams (pod proxy) load the same kubeconfig. */
   options: ClusterOptions;
-}
-
-/** The cluster options of a command line, or undefined for the embedded node. */
-export function clusterChoice(
-  own: ClusterOptions,
-  root: ClusterOptions,
-  env: Readonly<Record<string, string | undefined>>,
-): ClusterOptions | undefined {
-  const fromEnv = env[KUBECONFIG_ENV];
-  const kubeconfig = own.kubeconfig ?? root.kubeconfig ?? (fromEnv === '' ? undefined : fromEnv);
-  const context = own.context ?? root.context;
-  if (kubeconfig === undefined && context === undefined) return undefined;
-  return {
-    ...(kubeconfig === undefined ? {} : { kubeconfig }),
-    ...(context === undefined ? {} : { context }),
-  };
 }
 
 /** Opens the connection; a kubeconfig that cannot be read is an InputError (exit 3). */
@@ -62,8 +43,7 @@ export function connect(options: ClusterOptions, domain: string | undefined): Cl
   return { api, namespace: domain ?? api.defaultNamespace ?? 'default', options };
 }
 
-/** The API server cannot be reached: exit 3, like a node that does not answer. */
-export class ClusterError extends InputError {}
+export { ClusterError } from '../client/errors.js';
 
 /** Runs an API call; a failure that is not an API answer (no connection, TLS) becomes a ClusterError. */
 export async function clusterCall<T>(call: () => Promise<T>): Promise<T> {
@@ -71,7 +51,7 @@ export async function clusterCall<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error: unknown) {
     if (error instanceof KubeApiError) throw error;
-    throw new ClusterError(`cannot reach the API server: ${networkReason(error)}`);
+    throw new UnreachableClusterError(`cannot reach the API server: ${networkReason(error)}`);
   }
 }
 
@@ -83,7 +63,9 @@ export async function readCluster<T>(what: string, call: () => Promise<T>): Prom
   try {
     return await call();
   } catch (error: unknown) {
-    throw new ClusterError(`cannot ${what}: ${apiFailureText(error)}`);
+    // No answer at all (not an API error): the command line can say how the cluster was chosen.
+    const Failure = error instanceof KubeApiError ? ClusterError : UnreachableClusterError;
+    throw new Failure(`cannot ${what}: ${apiFailureText(error)}`);
   }
 }
 

@@ -17,14 +17,23 @@ import { Candidate, type Change } from '../node/candidate.js';
 import { EMPTY_STATE } from '../node/domain-state.js';
 import { sortByPlace } from '../node/domain-commit.js';
 import { failed } from '../node/inspect-statements.js';
-import { showTable, type ShownObject } from '../node/show-output.js';
-import { kindsOf } from '../node/statement-tag.js';
+import type { StatementData } from '../node/protocol.js';
+import { showItems, showTable, type ShownObject } from '../node/show-output.js';
+import { kindsOf, statementTag } from '../node/statement-tag.js';
 import { idOf, managersOf, toGraphObject, type DomainObjects } from './cluster-objects.js';
 import { describeStatus } from './describe-status.js';
 import { latestVersions, type VersionFile } from './resource-versions.js';
 
+/** A SHOW, SHOW CREATE or DESCRIBE: its tag and place, and what it found as data (for -o json). */
+export interface InspectedBy {
+  statement: string;
+  line: number;
+  column: number;
+  data: StatementData;
+}
+
 export type Step =
-  | { type: 'output'; text: string }
+  | { type: 'output'; text: string; inspected?: InspectedBy }
   | { type: 'apply'; objects: GraphObject[]; drops: ObjectKey[]; transaction: boolean }
   | {
       type: 'upload';
@@ -130,21 +139,34 @@ class Planner {
 
   /** SHOW, SHOW CREATE and DESCRIBE: what the plan holds at this place of the script. */
   #inspect(statement: Extract<Statement, { type: 'show' | 'show-create' | 'describe' }>): void {
+    const inspected = (data: StatementData): InspectedBy => ({
+      statement: statementTag(statement),
+      line: statement.location.line,
+      column: statement.location.column,
+      data,
+    });
     if (statement.type === 'show') {
       const latest = (resource: string) => this.#latest.get(resource);
-      return this.#output(showTable(statement.what, this.#shown(), latest));
+      const shown = this.#shown();
+      const items = showItems(statement.what, shown, latest);
+      const data: StatementData = { type: 'show', what: statement.what, items };
+      const names = new DisplayNames(shown.map(({ object }) => object));
+      return this.#output(showTable(statement.what, items, { names }), inspected(data));
     }
     const found = this.#find(statement);
     if (statement.type === 'show-create') {
       const names = new DisplayNames(this.#shown().map(({ object }) => object));
-      return this.#output(printObject(found.object, names));
+      const data: StatementData = { type: 'show-create', resource: found.object };
+      return this.#output(printObject(found.object, { names }), inspected(data));
     }
     const listed = this.#domain.listed.get(idOf(found.object));
     if (listed === undefined) {
       const what = `${statement.kind.toUpperCase()} ${displayName(found.object)}`;
       throw this.#failure(statement, `${what} is not applied yet: DESCRIBE shows what the cluster reports`);
     }
-    this.#output(describeStatus(listed));
+    const status = listed.status ?? {};
+    const data: StatementData = { type: 'describe-status', resource: toGraphObject(listed), status };
+    this.#output(describeStatus(listed), inspected(data));
   }
 
   finish(statements: readonly Statement[]): ScriptPlan {
@@ -176,8 +198,8 @@ class Planner {
     });
   }
 
-  #output(text: string): void {
-    this.#steps.push({ type: 'output', text });
+  #output(text: string, inspected?: InspectedBy): void {
+    this.#steps.push({ type: 'output', text, ...(inspected === undefined ? {} : { inspected }) });
   }
 
   #commit(): void {

@@ -13,6 +13,13 @@ import { sortByPlace } from '../node/domain-commit.js';
 import { collectUploads } from '../client/uploads.js';
 import { readScripts, type Script, type ScriptInput, type Stdin } from '../client/scripts.js';
 import { EXIT, type Output } from '../client/report.js';
+import {
+  besideDocument,
+  isDocumentFormat,
+  printDocument,
+  type OutputFormat,
+} from '../client/output-format.js';
+import { resultEntry, statementDocument, wideText } from '../client/statement-document.js';
 import { applyObject, applyResult, createVersion, deleteObject, objectWords } from './apply-objects.js';
 import { idOf, listDomain, type DomainObjects } from './cluster-objects.js';
 import { apiFailureText, clusterCall, readCluster, type Cluster } from './cluster-target.js';
@@ -27,6 +34,16 @@ export interface ClusterStatementsOptions {
   inputs: readonly ScriptInput[];
   stdin: Stdin;
   cwd: string;
+  /** -o: table (default), wide, json or yaml. */
+  format?: OutputFormat;
+}
+
+/** Where a script's steps print: lines (stderr under -o json|yaml) and the document's entries. */
+interface Printer {
+  lines: Output;
+  format: OutputFormat;
+  results: unknown[];
+  source: string;
 }
 
 export async function runClusterStatements(
@@ -35,16 +52,24 @@ export async function runClusterStatements(
 ): Promise<number> {
   const scripts = await readScripts(options.inputs, options.stdin);
   const prepared = scripts.map((script) => prepare(script, options.cwd));
+  const format = options.format ?? 'table';
+  const results: unknown[] = [];
+  let code: number = EXIT.ok;
   for (const [index, script] of prepared.entries()) {
     if (script === undefined) continue;
-    const ok = await runScript(options.cluster, script, output);
+    const printer = { lines: besideDocument(output, format), format, results, source: script.script.source };
+    const ok = await runScript(options.cluster, script, printer);
     if (!ok) {
       const rest = scripts.slice(index + 1).map((skipped) => skipped.source);
       if (rest.length > 0) output.err(`streamroute: not run after the error: ${rest.join(', ')}`);
-      return EXIT.invalid;
+      code = EXIT.invalid;
+      break;
     }
   }
-  return EXIT.ok;
+  if (isDocumentFormat(format)) {
+    await printDocument(statementDocument(options.cluster.namespace, results), format, output);
+  }
+  return code;
 }
 
 interface PreparedScript {
@@ -65,8 +90,9 @@ function prepare(script: Script, cwd: string): PreparedScript | undefined {
   return { script, parsed, uploads };
 }
 
-async function runScript(cluster: Cluster, prepared: PreparedScript, output: Output): Promise<boolean> {
+async function runScript(cluster: Cluster, prepared: PreparedScript, printer: Printer): Promise<boolean> {
   const { parsed, script } = prepared;
+  const output = printer.lines;
   const early = sortByPlace([...parsed.diagnostics, ...checkTransactions(parsed.statements)]);
   for (const diagnostic of early) output.err(formatDiagnostic(diagnostic));
   if (early.some((diagnostic) => diagnostic.severity === 'error')) return false;
@@ -86,7 +112,7 @@ async function runScript(cluster: Cluster, prepared: PreparedScript, output: Out
     output.err(`streamroute: ${script.source}: nothing was applied`);
     return false;
   }
-  return runSteps(cluster, domain, planned.plan.steps, output);
+  return runSteps(cluster, domain, planned.plan.steps, printer);
 }
 
 function validate(domain: DomainObjects, plan: ScriptPlan, source: string) {
@@ -109,14 +135,15 @@ function validate(domain: DomainObjects, plan: ScriptPlan, source: string) {
 }
 
 /** Runs the steps in order; an API failure stops the rest (what was applied before it stays). */
-async function runSteps(cluster: Cluster, domain: DomainObjects, steps: readonly Step[], output: Output) {
+async function runSteps(cluster: Cluster, domain: DomainObjects, steps: readonly Step[], printer: Printer) {
   const run: StepContext = { cluster, domain, latest: latestVersions(domain.versions) };
   for (const step of steps) {
     try {
-      await clusterCall(() => runStep(run, step, output));
+      if (step.type === 'output') printOutput(step, printer);
+      else await clusterCall(() => runStep(run, step, printer.lines));
     } catch (error: unknown) {
       if (!(error instanceof Error) || error.name !== 'KubeApiError') throw error;
-      output.err(`streamroute: the API server refused: ${apiFailureText(error)}`);
+      printer.lines.err(`streamroute: the API server refused: ${apiFailureText(error)}`);
       return false;
     }
   }
@@ -131,13 +158,24 @@ interface StepContext {
   latest: Map<string, number>;
 }
 
-async function runStep(run: StepContext, step: Step, output: Output): Promise<void> {
-  const { cluster, domain, latest } = run;
-  const { api, namespace } = cluster;
-  if (step.type === 'output') {
-    output.out(step.text);
+/** A SHOW, SHOW CREATE or DESCRIBE (or a notice): its text, its wide table, or its document entry. */
+function printOutput(step: Extract<Step, { type: 'output' }>, printer: Printer): void {
+  const { inspected } = step;
+  if (isDocumentFormat(printer.format) && inspected !== undefined) {
+    printer.results.push(resultEntry({ ...inspected, source: printer.source }, inspected.data));
     return;
   }
+  const wide = printer.format === 'wide' ? wideText(inspected?.data) : undefined;
+  printer.lines.out(wide ?? step.text);
+}
+
+async function runStep(
+  run: StepContext,
+  step: Exclude<Step, { type: 'output' }>,
+  output: Output,
+): Promise<void> {
+  const { cluster, domain, latest } = run;
+  const { api, namespace } = cluster;
   if (step.type === 'upload') {
     const version = await createVersion(api, namespace, {
       resource: step.resource,

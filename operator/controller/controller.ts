@@ -4,7 +4,8 @@
 // known domain is queued; on losing the lease the queue is dropped and the reconcile's API refuses writes
 // at once (a fence), so a replica that is no longer leader cannot publish.
 import type { Logger } from 'pino';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { registerControllerMetrics, type ControllerMetrics } from './controller-metrics.js';
 import { errorText, type KubeApi, type RequestSpec } from '../../dataplane/kube-client/kube-api.js';
 import type { runListWatch } from '../../dataplane/kube-client/list-watch.js';
 import type { Clock } from '../../dataplane/core/clock.js';
@@ -53,18 +54,13 @@ export class NotLeaderError extends Error {
   }
 }
 
-interface Metrics {
-  reconciles: Counter<'result'>;
-  duration: Histogram;
-}
-
 export class Controller {
   readonly registry: Registry;
   readonly #options: ControllerOptions;
   readonly #cache: ClusterCache;
   readonly #queue: WorkQueue;
   readonly #elector: LeaderElector | undefined;
-  readonly #metrics: Metrics;
+  readonly #metrics: ControllerMetrics;
   readonly #fleet: FleetSizePublisher;
   #deps: Omit<ReconcileDeps, 'logger'>;
   /** Object changes seen per domain (a counter): a reconcile compares it to know it was superseded. */
@@ -107,7 +103,11 @@ export class Controller {
       operatorNamespace: options.operatorNamespace,
       keepVersions: options.keepVersions,
     };
-    this.#metrics = this.#registerMetrics();
+    this.#metrics = registerControllerMetrics(this.registry, {
+      queueDepth: () => this.#queue.depth,
+      leading: () => this.#leading,
+      synced: () => this.#cache.synced,
+    });
   }
 
   /** Starts the cache and the campaign for the lease (or leads at once without leader election). */
@@ -218,50 +218,6 @@ export class Controller {
       else logger.error({ error: errorText(error) }, 'reconcile failed; retrying with backoff');
       return { ok: false };
     }
-  }
-
-  #registerMetrics(): Metrics {
-    const registers = [this.registry];
-    const reconciles = new Counter({
-      name: 'streamroute_operator_reconciles_total',
-      help: 'Domain reconciles, by result (success, error).',
-      labelNames: ['result'] as const,
-      registers,
-    });
-    const duration = new Histogram({
-      name: 'streamroute_operator_reconcile_duration_seconds',
-      help: 'Time one domain reconcile took.',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-    const queue = this.#queue;
-    new Gauge({
-      name: 'streamroute_operator_queue_depth',
-      help: 'Domains waiting in the work queue.',
-      registers,
-      collect() {
-        this.set(queue.depth);
-      },
-    });
-    const leading = (): boolean => this.#leading;
-    new Gauge({
-      name: 'streamroute_operator_leader',
-      help: '1 while this replica is the leader.',
-      registers,
-      collect() {
-        this.set(leading() ? 1 : 0);
-      },
-    });
-    const synced = (): boolean => this.#cache.synced;
-    new Gauge({
-      name: 'streamroute_operator_cache_synced',
-      help: '1 once every initial list is done.',
-      registers,
-      collect() {
-        this.set(synced() ? 1 : 0);
-      },
-    });
-    return { reconciles, duration };
   }
 }
 

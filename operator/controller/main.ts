@@ -8,6 +8,7 @@ import type { ListenAddress } from '../../dataplane/net/retrying-listener.js';
 import { Controller, type LeaderElectionOptions } from './controller.js';
 import type { ReconcileDomain } from './domain-snapshot.js';
 import { startHealthServer, type HealthServer } from '../../dataplane/admin/health-server.js';
+import { registerProcessMetrics } from '../../dataplane/core/process-metrics.js';
 import { reconcileDomain as realReconcileDomain } from './reconcile-domain.js';
 
 const USER_AGENT = 'streamroute-operator/0.1.0';
@@ -67,6 +68,7 @@ export async function startOperator(config: OperatorConfig): Promise<RunningOper
     leaderElection,
     ...(config.watchNamespaces === undefined ? {} : { watchNamespaces: config.watchNamespaces }),
   });
+  registerProcessMetrics(controller.registry);
   const health: HealthServer = await startHealthServer({
     address: config.healthAddress,
     ready: () => controller.readiness(),

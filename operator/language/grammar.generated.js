@@ -551,97 +551,104 @@ function peg$parse(input, options) {
   const peg$e198 = peg$literalExpectation("oldest", true);
   const peg$e199 = peg$otherExpectation("ON");
   const peg$e200 = peg$literalExpectation("on", true);
-  const peg$e201 = peg$otherExpectation("OPTIONAL");
-  const peg$e202 = peg$literalExpectation("optional", true);
-  const peg$e203 = peg$otherExpectation("OR");
-  const peg$e204 = peg$literalExpectation("or", true);
-  const peg$e205 = peg$otherExpectation("OR REPLACE");
-  const peg$e206 = peg$otherExpectation("OVERFLOW");
-  const peg$e207 = peg$literalExpectation("overflow", true);
-  const peg$e208 = peg$otherExpectation("PATH");
-  const peg$e209 = peg$literalExpectation("path", true);
-  const peg$e210 = peg$otherExpectation("PENDING");
-  const peg$e211 = peg$literalExpectation("pending", true);
-  const peg$e212 = peg$otherExpectation("POLICY");
-  const peg$e213 = peg$literalExpectation("policy", true);
-  const peg$e214 = peg$otherExpectation("PROTOBUF");
-  const peg$e215 = peg$literalExpectation("protobuf", true);
-  const peg$e216 = peg$otherExpectation("CONFIG { \u2026 }");
-  const peg$e217 = peg$otherExpectation("MESSAGE '\u2026'");
-  const peg$e218 = peg$otherExpectation("USING RESOURCE \u2026 VERSION \u2026");
-  const peg$e219 = peg$literalExpectation("using", true);
-  const peg$e220 = peg$otherExpectation("QUIESCE");
-  const peg$e221 = peg$literalExpectation("quiesce", true);
-  const peg$e222 = peg$otherExpectation("RELAY");
-  const peg$e223 = peg$literalExpectation("relay", true);
-  const peg$e224 = peg$otherExpectation("RELAYS");
-  const peg$e225 = peg$literalExpectation("relays", true);
-  const peg$e226 = peg$otherExpectation("REPLACE");
-  const peg$e227 = peg$literalExpectation("replace", true);
-  const peg$e228 = peg$otherExpectation("RESOURCE");
-  const peg$e229 = peg$literalExpectation("resource", true);
-  const peg$e230 = peg$otherExpectation("RESOURCES");
-  const peg$e231 = peg$literalExpectation("resources", true);
-  const peg$e232 = peg$otherExpectation("RETRY");
-  const peg$e233 = peg$literalExpectation("retry", true);
-  const peg$e234 = peg$otherExpectation("RFC3339");
-  const peg$e235 = peg$literalExpectation("rfc3339", true);
-  const peg$e236 = peg$otherExpectation("RIGHT");
-  const peg$e237 = peg$otherExpectation("ROLLBACK");
-  const peg$e238 = peg$literalExpectation("rollback", true);
-  const peg$e239 = peg$otherExpectation("SCHEMA");
-  const peg$e240 = peg$literalExpectation("schema", true);
-  const peg$e241 = peg$otherExpectation("SCHEMAS");
-  const peg$e242 = peg$literalExpectation("schemas", true);
-  const peg$e243 = peg$otherExpectation("SECRET");
-  const peg$e244 = peg$literalExpectation("secret", true);
-  const peg$e245 = peg$otherExpectation("SEND");
-  const peg$e246 = peg$literalExpectation("send", true);
-  const peg$e247 = peg$otherExpectation("SENSITIVE");
-  const peg$e248 = peg$literalExpectation("sensitive", true);
-  const peg$e249 = peg$otherExpectation("SET");
-  const peg$e250 = peg$literalExpectation("set", true);
-  const peg$e251 = peg$otherExpectation("SHOW");
-  const peg$e252 = peg$literalExpectation("show", true);
-  const peg$e253 = peg$otherExpectation("SIZE");
-  const peg$e254 = peg$literalExpectation("size", true);
-  const peg$e255 = peg$otherExpectation("STRICT");
-  const peg$e256 = peg$literalExpectation("strict", true);
-  const peg$e257 = peg$otherExpectation("SUSPEND");
-  const peg$e258 = peg$literalExpectation("suspend", true);
-  const peg$e259 = peg$otherExpectation("SYSLOG");
-  const peg$e260 = peg$literalExpectation("syslog", true);
-  const peg$e261 = peg$otherExpectation("TIME");
-  const peg$e262 = peg$literalExpectation("time", true);
-  const peg$e263 = peg$otherExpectation("TIMEOUT");
-  const peg$e264 = peg$literalExpectation("timeout", true);
-  const peg$e265 = peg$otherExpectation("TLS");
-  const peg$e266 = peg$literalExpectation("tls", true);
-  const peg$e267 = peg$otherExpectation("TO");
-  const peg$e268 = peg$literalExpectation("to", true);
-  const peg$e269 = peg$otherExpectation("TRANSFORMATIONS");
-  const peg$e270 = peg$literalExpectation("transformations", true);
-  const peg$e271 = peg$otherExpectation("TRUE");
-  const peg$e272 = peg$literalExpectation("true", true);
-  const peg$e273 = peg$otherExpectation("TYPE");
-  const peg$e274 = peg$literalExpectation("type", true);
-  const peg$e275 = peg$otherExpectation("UNBRANCHED");
-  const peg$e276 = peg$literalExpectation("unbranched", true);
-  const peg$e277 = peg$otherExpectation("UPLOAD");
-  const peg$e278 = peg$literalExpectation("upload", true);
-  const peg$e279 = peg$otherExpectation("USING");
-  const peg$e280 = peg$otherExpectation("VERSION");
-  const peg$e281 = peg$literalExpectation("version", true);
-  const peg$e282 = peg$otherExpectation("VHOST");
-  const peg$e283 = peg$literalExpectation("vhost", true);
-  const peg$e284 = peg$otherExpectation("VHOSTS");
-  const peg$e285 = peg$literalExpectation("vhosts", true);
-  const peg$e286 = peg$otherExpectation("WHERE");
-  const peg$e287 = peg$literalExpectation("where", true);
-  const peg$e288 = peg$otherExpectation("WIRE");
-  const peg$e289 = peg$literalExpectation("wire", true);
-  const peg$e290 = peg$otherExpectation("WITH");
-  const peg$e291 = peg$literalExpectation("with", true);
+  const peg$e201 = peg$otherExpectation("ON CORRELATION TIMEOUT");
+  const peg$e202 = peg$otherExpectation("ON EMITTING");
+  const peg$e203 = peg$otherExpectation("ON GENERAL ERROR");
+  const peg$e204 = peg$otherExpectation("ON INGESTION");
+  const peg$e205 = peg$otherExpectation("ON MESSAGE ERROR");
+  const peg$e206 = peg$otherExpectation("ON OVERFLOW");
+  const peg$e207 = peg$otherExpectation("ON QUIESCE");
+  const peg$e208 = peg$otherExpectation("OPTIONAL");
+  const peg$e209 = peg$literalExpectation("optional", true);
+  const peg$e210 = peg$otherExpectation("OR");
+  const peg$e211 = peg$literalExpectation("or", true);
+  const peg$e212 = peg$otherExpectation("OR REPLACE");
+  const peg$e213 = peg$otherExpectation("OVERFLOW");
+  const peg$e214 = peg$literalExpectation("overflow", true);
+  const peg$e215 = peg$otherExpectation("PATH");
+  const peg$e216 = peg$literalExpectation("path", true);
+  const peg$e217 = peg$otherExpectation("PENDING");
+  const peg$e218 = peg$literalExpectation("pending", true);
+  const peg$e219 = peg$otherExpectation("POLICY");
+  const peg$e220 = peg$literalExpectation("policy", true);
+  const peg$e221 = peg$otherExpectation("PROTOBUF");
+  const peg$e222 = peg$literalExpectation("protobuf", true);
+  const peg$e223 = peg$otherExpectation("CONFIG { \u2026 }");
+  const peg$e224 = peg$otherExpectation("MESSAGE '\u2026'");
+  const peg$e225 = peg$otherExpectation("USING RESOURCE \u2026 VERSION \u2026");
+  const peg$e226 = peg$literalExpectation("using", true);
+  const peg$e227 = peg$otherExpectation("QUIESCE");
+  const peg$e228 = peg$literalExpectation("quiesce", true);
+  const peg$e229 = peg$otherExpectation("RELAY");
+  const peg$e230 = peg$literalExpectation("relay", true);
+  const peg$e231 = peg$otherExpectation("RELAYS");
+  const peg$e232 = peg$literalExpectation("relays", true);
+  const peg$e233 = peg$otherExpectation("REPLACE");
+  const peg$e234 = peg$literalExpectation("replace", true);
+  const peg$e235 = peg$otherExpectation("RESOURCE");
+  const peg$e236 = peg$literalExpectation("resource", true);
+  const peg$e237 = peg$otherExpectation("RESOURCES");
+  const peg$e238 = peg$literalExpectation("resources", true);
+  const peg$e239 = peg$otherExpectation("RETRY");
+  const peg$e240 = peg$literalExpectation("retry", true);
+  const peg$e241 = peg$otherExpectation("RFC3339");
+  const peg$e242 = peg$literalExpectation("rfc3339", true);
+  const peg$e243 = peg$otherExpectation("RIGHT");
+  const peg$e244 = peg$otherExpectation("ROLLBACK");
+  const peg$e245 = peg$literalExpectation("rollback", true);
+  const peg$e246 = peg$otherExpectation("SCHEMA");
+  const peg$e247 = peg$literalExpectation("schema", true);
+  const peg$e248 = peg$otherExpectation("SCHEMAS");
+  const peg$e249 = peg$literalExpectation("schemas", true);
+  const peg$e250 = peg$otherExpectation("SECRET");
+  const peg$e251 = peg$literalExpectation("secret", true);
+  const peg$e252 = peg$otherExpectation("SEND");
+  const peg$e253 = peg$literalExpectation("send", true);
+  const peg$e254 = peg$otherExpectation("SENSITIVE");
+  const peg$e255 = peg$literalExpectation("sensitive", true);
+  const peg$e256 = peg$otherExpectation("SET");
+  const peg$e257 = peg$literalExpectation("set", true);
+  const peg$e258 = peg$otherExpectation("SHOW");
+  const peg$e259 = peg$literalExpectation("show", true);
+  const peg$e260 = peg$otherExpectation("SIZE");
+  const peg$e261 = peg$literalExpectation("size", true);
+  const peg$e262 = peg$otherExpectation("STRICT");
+  const peg$e263 = peg$literalExpectation("strict", true);
+  const peg$e264 = peg$otherExpectation("SUSPEND");
+  const peg$e265 = peg$literalExpectation("suspend", true);
+  const peg$e266 = peg$otherExpectation("SYSLOG");
+  const peg$e267 = peg$literalExpectation("syslog", true);
+  const peg$e268 = peg$otherExpectation("TIME");
+  const peg$e269 = peg$literalExpectation("time", true);
+  const peg$e270 = peg$otherExpectation("TIMEOUT");
+  const peg$e271 = peg$literalExpectation("timeout", true);
+  const peg$e272 = peg$otherExpectation("TLS");
+  const peg$e273 = peg$literalExpectation("tls", true);
+  const peg$e274 = peg$otherExpectation("TO");
+  const peg$e275 = peg$literalExpectation("to", true);
+  const peg$e276 = peg$otherExpectation("TRANSFORMATIONS");
+  const peg$e277 = peg$literalExpectation("transformations", true);
+  const peg$e278 = peg$otherExpectation("TRUE");
+  const peg$e279 = peg$literalExpectation("true", true);
+  const peg$e280 = peg$otherExpectation("TYPE");
+  const peg$e281 = peg$literalExpectation("type", true);
+  const peg$e282 = peg$otherExpectation("UNBRANCHED");
+  const peg$e283 = peg$literalExpectation("unbranched", true);
+  const peg$e284 = peg$otherExpectation("UPLOAD");
+  const peg$e285 = peg$literalExpectation("upload", true);
+  const peg$e286 = peg$otherExpectation("USING");
+  const peg$e287 = peg$otherExpectation("VERSION");
+  const peg$e288 = peg$literalExpectation("version", true);
+  const peg$e289 = peg$otherExpectation("VHOST");
+  const peg$e290 = peg$literalExpectation("vhost", true);
+  const peg$e291 = peg$otherExpectation("VHOSTS");
+  const peg$e292 = peg$literalExpectation("vhosts", true);
+  const peg$e293 = peg$otherExpectation("WHERE");
+  const peg$e294 = peg$literalExpectation("where", true);
+  const peg$e295 = peg$otherExpectation("WIRE");
+  const peg$e296 = peg$literalExpectation("wire", true);
+  const peg$e297 = peg$otherExpectation("WITH");
+  const peg$e298 = peg$literalExpectation("with", true);
 
   function peg$f0(head, tail) {
     return [head, ...tail].filter((statement) => statement !== null);
@@ -722,7 +729,7 @@ function peg$parse(input, options) {
   function peg$f60(type) {    return leaf('value', type);  }
   function peg$f61() {    return leaf('value', 'STRICT');  }
   function peg$f62(mode, head, tail) {
-    return { format: 'JSON', mode, fields: [head, ...tail] };
+    return { format: 'JSON', mode: mode ?? 'STRICT', fields: [head, ...tail] };
   }
   function peg$f63(name, type) {    return located({ name, type });  }
   function peg$f64(type) {    return leaf('value', type);  }
@@ -746,7 +753,7 @@ function peg$parse(input, options) {
   function peg$f72(head, tail) {    return [head, ...tail];  }
   function peg$f73(field) {    return field;  }
   function peg$f74(program) {    return leaf('value', program);  }
-  function peg$f75(schema, branching) {    return { schema, branching };  }
+  function peg$f75(schema, branching) {    return { schema, branching: branching ?? 'UNBRANCHED' };  }
   function peg$f76(head, tail, tls) {
     return { hostnames: [head, ...tail], tls };
   }
@@ -757,7 +764,7 @@ function peg$parse(input, options) {
   function peg$f79(hostname) {    return leaf('value', hostname);  }
   function peg$f80(vhost, path) {    return leaf('value', 'HTTP');  }
   function peg$f81(vhost, path, type) {
-    return { vhost, path, type };
+    return { vhost, path, type: type ?? 'HTTP' };
   }
   function peg$f82(mount, config) {
     return { mount, config: { $config: { ...config, keys: 'syslog' }, $at: config.at } };
@@ -773,10 +780,12 @@ function peg$parse(input, options) {
     return { key, value };
   }
   function peg$f89(endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError) {
-    return { endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError };
+    return {
+      endpoint, mode: mode ?? 'NO_ACK', quiesce, codec, maxBodySize, routes, onGeneralError: onGeneralError ?? 'LOG',
+    };
   }
   function peg$f90(client, mode, quiesce, codec, routes, onGeneralError) {
-    return { client, mode, quiesce, codec, routes, onGeneralError };
+    return { client, mode: mode ?? 'NO_ACK', quiesce, codec, routes, onGeneralError: onGeneralError ?? 'LOG' };
   }
   function peg$f91(head, tail, routes, onGeneralError) {
     return { from: [head, ...tail], routes, onGeneralError };
@@ -787,7 +796,7 @@ function peg$parse(input, options) {
     return {
       left, right, where, match, maxTime, maxPending,
       onTimeout: { left: leftAction, right: rightAction },
-      branching, routes,
+      branching: branching ?? 'UNBRANCHED', routes,
     };
   }
   function peg$f95() {    return located({ action: 'DROP' });  }
@@ -796,8 +805,9 @@ function peg$parse(input, options) {
   function peg$f98(from, client, mode, backoff, max, codec, allowSensitive, maxSize, maxTime) {    return located({ maxSize, maxTime });  }
   function peg$f99(from, client, mode, backoff, max, codec, allowSensitive, batch, flush, onMessageError, onGeneralError) {
     return {
-      from, to: { type: 'SYSLOG', client }, mode, retry: { backoff, max }, codec, allowSensitive, batch,
-      flush, onMessageError, onGeneralError,
+      from, to: { type: 'SYSLOG', client }, mode: mode ?? 'NO_ACK', retry: { backoff, max }, codec, allowSensitive,
+      batch, flush: flush ?? 'IMMEDIATE', onMessageError: onMessageError ?? { action: 'LOG' },
+      onGeneralError: onGeneralError ?? 'LOG',
     };
   }
   function peg$f100() {    return leaf('value', 'NO_ACK');  }
@@ -813,7 +823,10 @@ function peg$parse(input, options) {
   function peg$f108() {    return leaf('value', 'IMMEDIATE');  }
   function peg$f109() {    return leaf('value', 'UNBRANCHED');  }
   function peg$f110(to, body, branching, flush, onMessageError) {
-    return located({ to, ...body, branching: branching ?? 'UNBRANCHED', flush, onMessageError });
+    return located({
+      to, ...body, branching: branching ?? 'UNBRANCHED', flush: flush ?? 'IMMEDIATE',
+      onMessageError: onMessageError ?? { action: 'LOG' },
+    });
   }
   function peg$f111(inheritAll, set) {    return { inheritAll, set };  }
   function peg$f112(set) {    return { set };  }
@@ -1541,23 +1554,29 @@ function peg$parse(input, options) {
       s1 = peg$parseWIRE();
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        s3 = peg$parseJSON();
-        if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          s5 = peg$parseSCHEMA();
-          if (s5 !== peg$FAILED) {
-            s6 = peg$parse_();
-            s7 = peg$parseObjectRef();
-            if (s7 !== peg$FAILED) {
-              s8 = peg$parse_();
-              s9 = peg$parseWireSchemaTail();
-              if (s9 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f16(s7, s9);
-              } else {
-                peg$currPos = s0;
-                s0 = peg$FAILED;
-              }
+        s3 = peg$currPos;
+        s4 = peg$parseJSON();
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          s4 = [s4, s5];
+          s3 = s4;
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parseSCHEMA();
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          s6 = peg$parseObjectRef();
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parse_();
+            s8 = peg$parseWireSchemaTail();
+            if (s8 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f16(s6, s8);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1890,17 +1909,23 @@ function peg$parse(input, options) {
       s1 = peg$parseWIRE();
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        s3 = peg$parseJSON();
-        if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          s5 = peg$parseSCHEMA();
-          if (s5 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f29();
-          } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
-          }
+        s3 = peg$currPos;
+        s4 = peg$parseJSON();
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          s4 = [s4, s5];
+          s3 = s4;
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parseSCHEMA();
+        if (s4 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f29();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2408,99 +2433,104 @@ function peg$parse(input, options) {
   }
 
   function peg$parseWireSchemaTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
-    s1 = peg$parseMODE();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parse_();
-      s3 = peg$currPos;
-      s4 = peg$parseSTRICT();
-      if (s4 !== peg$FAILED) {
-        peg$savedPos = s3;
-        s4 = peg$f61();
+    s1 = peg$currPos;
+    s2 = peg$parseMODE();
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_();
+      s4 = peg$currPos;
+      s5 = peg$parseSTRICT();
+      if (s5 !== peg$FAILED) {
+        peg$savedPos = s4;
+        s5 = peg$f61();
       }
-      s3 = s4;
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 40) {
-          s5 = peg$c1;
+      s4 = s5;
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s1 = s4;
+      } else {
+        peg$currPos = s1;
+        s1 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
+    if (s1 === peg$FAILED) {
+      s1 = null;
+    }
+    if (input.charCodeAt(peg$currPos) === 40) {
+      s2 = peg$c1;
+      peg$currPos++;
+    } else {
+      s2 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e1); }
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_();
+      s4 = peg$parseWireField();
+      if (s4 !== peg$FAILED) {
+        s5 = [];
+        s6 = peg$currPos;
+        s7 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 44) {
+          s8 = peg$c2;
           peg$currPos++;
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          s8 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e2); }
         }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseWireField();
-          if (s7 !== peg$FAILED) {
-            s8 = [];
-            s9 = peg$currPos;
-            s10 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 44) {
-              s11 = peg$c2;
-              peg$currPos++;
-            } else {
-              s11 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e2); }
-            }
-            if (s11 !== peg$FAILED) {
-              s12 = peg$parse_();
-              s13 = peg$parseWireField();
-              if (s13 !== peg$FAILED) {
-                s9 = s13;
-              } else {
-                peg$currPos = s9;
-                s9 = peg$FAILED;
-              }
-            } else {
-              peg$currPos = s9;
-              s9 = peg$FAILED;
-            }
-            while (s9 !== peg$FAILED) {
-              s8.push(s9);
-              s9 = peg$currPos;
-              s10 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 44) {
-                s11 = peg$c2;
-                peg$currPos++;
-              } else {
-                s11 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e2); }
-              }
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseWireField();
-                if (s13 !== peg$FAILED) {
-                  s9 = s13;
-                } else {
-                  peg$currPos = s9;
-                  s9 = peg$FAILED;
-                }
-              } else {
-                peg$currPos = s9;
-                s9 = peg$FAILED;
-              }
-            }
+        if (s8 !== peg$FAILED) {
+          s9 = peg$parse_();
+          s10 = peg$parseWireField();
+          if (s10 !== peg$FAILED) {
+            s6 = s10;
+          } else {
+            peg$currPos = s6;
+            s6 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s6;
+          s6 = peg$FAILED;
+        }
+        while (s6 !== peg$FAILED) {
+          s5.push(s6);
+          s6 = peg$currPos;
+          s7 = peg$parse_();
+          if (input.charCodeAt(peg$currPos) === 44) {
+            s8 = peg$c2;
+            peg$currPos++;
+          } else {
+            s8 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e2); }
+          }
+          if (s8 !== peg$FAILED) {
             s9 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 41) {
-              s10 = peg$c3;
-              peg$currPos++;
-            } else {
-              s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e3); }
-            }
+            s10 = peg$parseWireField();
             if (s10 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f62(s3, s7, s8);
+              s6 = s10;
             } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
+              peg$currPos = s6;
+              s6 = peg$FAILED;
             }
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s6;
+            s6 = peg$FAILED;
           }
+        }
+        s6 = peg$parse_();
+        if (input.charCodeAt(peg$currPos) === 41) {
+          s7 = peg$c3;
+          peg$currPos++;
+        } else {
+          s7 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e3); }
+        }
+        if (s7 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f62(s1, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2555,7 +2585,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCodecTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15;
 
     s0 = peg$currPos;
     s1 = peg$parseFROM();
@@ -2564,30 +2594,36 @@ function peg$parse(input, options) {
       s3 = peg$parseWIRE();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
-        s5 = peg$parseJSON();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseSCHEMA();
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseObjectRef();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseTO();
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseSCHEMA();
-                if (s13 !== peg$FAILED) {
-                  s14 = peg$parse_();
-                  s15 = peg$parseObjectRef();
-                  if (s15 !== peg$FAILED) {
-                    s16 = peg$parseCodecRules();
-                    peg$savedPos = s0;
-                    s0 = peg$f65(s9, s15, s16);
-                  } else {
-                    peg$currPos = s0;
-                    s0 = peg$FAILED;
-                  }
+        s5 = peg$currPos;
+        s6 = peg$parseJSON();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s6 = [s6, s7];
+          s5 = s6;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
+        }
+        if (s5 === peg$FAILED) {
+          s5 = null;
+        }
+        s6 = peg$parseSCHEMA();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s8 = peg$parseObjectRef();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parse_();
+            s10 = peg$parseTO();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseSCHEMA();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$parse_();
+                s14 = peg$parseObjectRef();
+                if (s14 !== peg$FAILED) {
+                  s15 = peg$parseCodecRules();
+                  peg$savedPos = s0;
+                  s0 = peg$f65(s8, s14, s15);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2835,7 +2871,7 @@ function peg$parse(input, options) {
         s5 = peg$parseTRANSFORMATIONS();
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
-          s7 = peg$parseON();
+          s7 = peg$parseON_INGESTION();
           if (s7 !== peg$FAILED) {
             s8 = peg$parse_();
             s9 = peg$parseINGESTION();
@@ -2845,7 +2881,7 @@ function peg$parse(input, options) {
               if (s11 !== peg$FAILED) {
                 s12 = peg$currPos;
                 s13 = peg$parse_();
-                s14 = peg$parseON();
+                s14 = peg$parseON_EMITTING();
                 if (s14 !== peg$FAILED) {
                   s15 = peg$parse_();
                   s16 = peg$parseEMITTING();
@@ -3015,7 +3051,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseRelayTail() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5, s6;
 
     s0 = peg$currPos;
     s1 = peg$parseSCHEMA();
@@ -3023,15 +3059,20 @@ function peg$parse(input, options) {
       s2 = peg$parse_();
       s3 = peg$parseObjectRef();
       if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseUnbranchedLeaf();
-        if (s5 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f75(s3, s5);
+        s4 = peg$currPos;
+        s5 = peg$parse_();
+        s6 = peg$parseUnbranchedLeaf();
+        if (s6 !== peg$FAILED) {
+          s4 = s6;
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s4;
+          s4 = peg$FAILED;
         }
+        if (s4 === peg$FAILED) {
+          s4 = null;
+        }
+        peg$savedPos = s0;
+        s0 = peg$f75(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3197,7 +3238,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseEndpointTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parseON();
@@ -3211,28 +3252,33 @@ function peg$parse(input, options) {
           s6 = peg$parse_();
           s7 = peg$parseStringLeaf();
           if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseTYPE();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$currPos;
-              s12 = peg$parseHTTP();
-              if (s12 !== peg$FAILED) {
-                peg$savedPos = s11;
-                s12 = peg$f80(s3, s7);
+            s8 = peg$currPos;
+            s9 = peg$parse_();
+            s10 = peg$parseTYPE();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$currPos;
+              s13 = peg$parseHTTP();
+              if (s13 !== peg$FAILED) {
+                peg$savedPos = s12;
+                s13 = peg$f80(s3, s7);
               }
-              s11 = s12;
-              if (s11 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f81(s3, s7, s11);
+              s12 = s13;
+              if (s12 !== peg$FAILED) {
+                s8 = s12;
               } else {
-                peg$currPos = s0;
-                s0 = peg$FAILED;
+                peg$currPos = s8;
+                s8 = peg$FAILED;
               }
             } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
+              peg$currPos = s8;
+              s8 = peg$FAILED;
             }
+            if (s8 === peg$FAILED) {
+              s8 = null;
+            }
+            peg$savedPos = s0;
+            s0 = peg$f81(s3, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3254,39 +3300,45 @@ function peg$parse(input, options) {
   }
 
   function peg$parseClientTail() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
-    s1 = peg$parseTYPE();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parse_();
-      s3 = peg$parseSYSLOG();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
+    s1 = peg$currPos;
+    s2 = peg$parseTYPE();
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_();
+      s4 = peg$parseSYSLOG();
+      if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
-        s6 = peg$parseMountClause();
-        if (s6 !== peg$FAILED) {
-          s4 = s6;
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 === peg$FAILED) {
-          s4 = null;
-        }
-        s5 = peg$parse_();
-        s6 = peg$parseConfigClause();
-        if (s6 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f82(s4, s6);
-        } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
-        }
+        s2 = [s2, s3, s4, s5];
+        s1 = s2;
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s1;
+        s1 = peg$FAILED;
       }
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
+    if (s1 === peg$FAILED) {
+      s1 = null;
+    }
+    s2 = peg$currPos;
+    s3 = peg$parseMountClause();
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_();
+      s2 = s3;
+    } else {
+      peg$currPos = s2;
+      s2 = peg$FAILED;
+    }
+    if (s2 === peg$FAILED) {
+      s2 = null;
+    }
+    s3 = peg$parseConfigClause();
+    if (s3 !== peg$FAILED) {
+      peg$savedPos = s0;
+      s0 = peg$f82(s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3497,7 +3549,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseHttpIngestorTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21;
 
     s0 = peg$currPos;
     s1 = peg$parseFROM();
@@ -3506,93 +3558,103 @@ function peg$parse(input, options) {
       s3 = peg$parseObjectRef();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
-        s5 = peg$parseModeClause();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseQuiesceClause();
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseDECODE();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseUSING();
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseObjectRef();
-                if (s13 !== peg$FAILED) {
-                  s14 = peg$currPos;
-                  s15 = peg$parse_();
-                  s16 = peg$parseMAX();
-                  if (s16 !== peg$FAILED) {
-                    s17 = peg$parse_();
-                    s18 = peg$parseBODY();
-                    if (s18 !== peg$FAILED) {
-                      s19 = peg$parse_();
-                      s20 = peg$parseSIZE();
-                      if (s20 !== peg$FAILED) {
-                        s21 = peg$parse_();
-                        s22 = peg$parseSizeLeaf();
-                        if (s22 !== peg$FAILED) {
-                          s14 = s22;
-                        } else {
-                          peg$currPos = s14;
-                          s14 = peg$FAILED;
-                        }
+        s5 = peg$currPos;
+        s6 = peg$parseModeClause();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s5 = s6;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
+        }
+        if (s5 === peg$FAILED) {
+          s5 = null;
+        }
+        s6 = peg$parseQuiesceClause();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s8 = peg$parseDECODE();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parse_();
+            s10 = peg$parseUSING();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseObjectRef();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$currPos;
+                s14 = peg$parse_();
+                s15 = peg$parseMAX();
+                if (s15 !== peg$FAILED) {
+                  s16 = peg$parse_();
+                  s17 = peg$parseBODY();
+                  if (s17 !== peg$FAILED) {
+                    s18 = peg$parse_();
+                    s19 = peg$parseSIZE();
+                    if (s19 !== peg$FAILED) {
+                      s20 = peg$parse_();
+                      s21 = peg$parseSizeLeaf();
+                      if (s21 !== peg$FAILED) {
+                        s13 = s21;
                       } else {
-                        peg$currPos = s14;
-                        s14 = peg$FAILED;
+                        peg$currPos = s13;
+                        s13 = peg$FAILED;
                       }
                     } else {
-                      peg$currPos = s14;
-                      s14 = peg$FAILED;
+                      peg$currPos = s13;
+                      s13 = peg$FAILED;
                     }
                   } else {
-                    peg$currPos = s14;
-                    s14 = peg$FAILED;
+                    peg$currPos = s13;
+                    s13 = peg$FAILED;
                   }
-                  if (s14 === peg$FAILED) {
-                    s14 = null;
-                  }
-                  s15 = [];
-                  s16 = peg$currPos;
-                  s17 = peg$parse_();
-                  s18 = peg$parseRoute();
-                  if (s18 !== peg$FAILED) {
-                    s16 = s18;
-                  } else {
-                    peg$currPos = s16;
-                    s16 = peg$FAILED;
-                  }
-                  if (s16 !== peg$FAILED) {
-                    while (s16 !== peg$FAILED) {
-                      s15.push(s16);
-                      s16 = peg$currPos;
-                      s17 = peg$parse_();
-                      s18 = peg$parseRoute();
-                      if (s18 !== peg$FAILED) {
-                        s16 = s18;
-                      } else {
-                        peg$currPos = s16;
-                        s16 = peg$FAILED;
-                      }
+                } else {
+                  peg$currPos = s13;
+                  s13 = peg$FAILED;
+                }
+                if (s13 === peg$FAILED) {
+                  s13 = null;
+                }
+                s14 = [];
+                s15 = peg$currPos;
+                s16 = peg$parse_();
+                s17 = peg$parseRoute();
+                if (s17 !== peg$FAILED) {
+                  s15 = s17;
+                } else {
+                  peg$currPos = s15;
+                  s15 = peg$FAILED;
+                }
+                if (s15 !== peg$FAILED) {
+                  while (s15 !== peg$FAILED) {
+                    s14.push(s15);
+                    s15 = peg$currPos;
+                    s16 = peg$parse_();
+                    s17 = peg$parseRoute();
+                    if (s17 !== peg$FAILED) {
+                      s15 = s17;
+                    } else {
+                      peg$currPos = s15;
+                      s15 = peg$FAILED;
                     }
+                  }
+                } else {
+                  s14 = peg$FAILED;
+                }
+                if (s14 !== peg$FAILED) {
+                  s15 = peg$currPos;
+                  s16 = peg$parse_();
+                  s17 = peg$parseGeneralErrorClause();
+                  if (s17 !== peg$FAILED) {
+                    s15 = s17;
                   } else {
+                    peg$currPos = s15;
                     s15 = peg$FAILED;
                   }
-                  if (s15 !== peg$FAILED) {
-                    s16 = peg$parse_();
-                    s17 = peg$parseGeneralErrorClause();
-                    if (s17 !== peg$FAILED) {
-                      peg$savedPos = s0;
-                      s0 = peg$f89(s3, s5, s7, s13, s14, s15, s17);
-                    } else {
-                      peg$currPos = s0;
-                      s0 = peg$FAILED;
-                    }
-                  } else {
-                    peg$currPos = s0;
-                    s0 = peg$FAILED;
+                  if (s15 === peg$FAILED) {
+                    s15 = null;
                   }
+                  peg$savedPos = s0;
+                  s0 = peg$f89(s3, s5, s6, s12, s13, s14, s15);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3626,7 +3688,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseSyslogIngestorTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16;
 
     s0 = peg$currPos;
     s1 = peg$parseFROM();
@@ -3635,60 +3697,70 @@ function peg$parse(input, options) {
       s3 = peg$parseObjectRef();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
-        s5 = peg$parseModeClause();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseQuiesceClause();
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseDECODE();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              s11 = peg$parseUSING();
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseObjectRef();
-                if (s13 !== peg$FAILED) {
-                  s14 = [];
-                  s15 = peg$currPos;
-                  s16 = peg$parse_();
-                  s17 = peg$parseRoute();
-                  if (s17 !== peg$FAILED) {
-                    s15 = s17;
-                  } else {
-                    peg$currPos = s15;
-                    s15 = peg$FAILED;
-                  }
-                  if (s15 !== peg$FAILED) {
-                    while (s15 !== peg$FAILED) {
-                      s14.push(s15);
-                      s15 = peg$currPos;
-                      s16 = peg$parse_();
-                      s17 = peg$parseRoute();
-                      if (s17 !== peg$FAILED) {
-                        s15 = s17;
-                      } else {
-                        peg$currPos = s15;
-                        s15 = peg$FAILED;
-                      }
+        s5 = peg$currPos;
+        s6 = peg$parseModeClause();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s5 = s6;
+        } else {
+          peg$currPos = s5;
+          s5 = peg$FAILED;
+        }
+        if (s5 === peg$FAILED) {
+          s5 = null;
+        }
+        s6 = peg$parseQuiesceClause();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s8 = peg$parseDECODE();
+          if (s8 !== peg$FAILED) {
+            s9 = peg$parse_();
+            s10 = peg$parseUSING();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseObjectRef();
+              if (s12 !== peg$FAILED) {
+                s13 = [];
+                s14 = peg$currPos;
+                s15 = peg$parse_();
+                s16 = peg$parseRoute();
+                if (s16 !== peg$FAILED) {
+                  s14 = s16;
+                } else {
+                  peg$currPos = s14;
+                  s14 = peg$FAILED;
+                }
+                if (s14 !== peg$FAILED) {
+                  while (s14 !== peg$FAILED) {
+                    s13.push(s14);
+                    s14 = peg$currPos;
+                    s15 = peg$parse_();
+                    s16 = peg$parseRoute();
+                    if (s16 !== peg$FAILED) {
+                      s14 = s16;
+                    } else {
+                      peg$currPos = s14;
+                      s14 = peg$FAILED;
                     }
+                  }
+                } else {
+                  s13 = peg$FAILED;
+                }
+                if (s13 !== peg$FAILED) {
+                  s14 = peg$currPos;
+                  s15 = peg$parse_();
+                  s16 = peg$parseGeneralErrorClause();
+                  if (s16 !== peg$FAILED) {
+                    s14 = s16;
                   } else {
+                    peg$currPos = s14;
                     s14 = peg$FAILED;
                   }
-                  if (s14 !== peg$FAILED) {
-                    s15 = peg$parse_();
-                    s16 = peg$parseGeneralErrorClause();
-                    if (s16 !== peg$FAILED) {
-                      peg$savedPos = s0;
-                      s0 = peg$f90(s3, s5, s7, s13, s14, s16);
-                    } else {
-                      peg$currPos = s0;
-                      s0 = peg$FAILED;
-                    }
-                  } else {
-                    peg$currPos = s0;
-                    s0 = peg$FAILED;
+                  if (s14 === peg$FAILED) {
+                    s14 = null;
                   }
+                  peg$savedPos = s0;
+                  s0 = peg$f90(s3, s5, s6, s12, s13, s14);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3836,7 +3908,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseCorrelatorTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45;
 
     s0 = peg$currPos;
     s1 = peg$parseLEFT();
@@ -3922,7 +3994,7 @@ function peg$parse(input, options) {
                                   s28 = null;
                                 }
                                 s29 = peg$parse_();
-                                s30 = peg$parseON();
+                                s30 = peg$parseON_CORRELATION();
                                 if (s30 !== peg$FAILED) {
                                   s31 = peg$parse_();
                                   s32 = peg$parseCORRELATION();
@@ -3945,42 +4017,47 @@ function peg$parse(input, options) {
                                           s39 = peg$parse_();
                                           s40 = peg$parseTimeoutAction();
                                           if (s40 !== peg$FAILED) {
-                                            s41 = peg$parse_();
-                                            s42 = peg$parseUnbranchedLeaf();
-                                            if (s42 !== peg$FAILED) {
-                                              s43 = [];
-                                              s44 = peg$currPos;
-                                              s45 = peg$parse_();
-                                              s46 = peg$parseRoute();
-                                              if (s46 !== peg$FAILED) {
-                                                s44 = s46;
-                                              } else {
-                                                peg$currPos = s44;
-                                                s44 = peg$FAILED;
-                                              }
-                                              if (s44 !== peg$FAILED) {
-                                                while (s44 !== peg$FAILED) {
-                                                  s43.push(s44);
-                                                  s44 = peg$currPos;
-                                                  s45 = peg$parse_();
-                                                  s46 = peg$parseRoute();
-                                                  if (s46 !== peg$FAILED) {
-                                                    s44 = s46;
-                                                  } else {
-                                                    peg$currPos = s44;
-                                                    s44 = peg$FAILED;
-                                                  }
+                                            s41 = peg$currPos;
+                                            s42 = peg$parse_();
+                                            s43 = peg$parseUnbranchedLeaf();
+                                            if (s43 !== peg$FAILED) {
+                                              s41 = s43;
+                                            } else {
+                                              peg$currPos = s41;
+                                              s41 = peg$FAILED;
+                                            }
+                                            if (s41 === peg$FAILED) {
+                                              s41 = null;
+                                            }
+                                            s42 = [];
+                                            s43 = peg$currPos;
+                                            s44 = peg$parse_();
+                                            s45 = peg$parseRoute();
+                                            if (s45 !== peg$FAILED) {
+                                              s43 = s45;
+                                            } else {
+                                              peg$currPos = s43;
+                                              s43 = peg$FAILED;
+                                            }
+                                            if (s43 !== peg$FAILED) {
+                                              while (s43 !== peg$FAILED) {
+                                                s42.push(s43);
+                                                s43 = peg$currPos;
+                                                s44 = peg$parse_();
+                                                s45 = peg$parseRoute();
+                                                if (s45 !== peg$FAILED) {
+                                                  s43 = s45;
+                                                } else {
+                                                  peg$currPos = s43;
+                                                  s43 = peg$FAILED;
                                                 }
-                                              } else {
-                                                s43 = peg$FAILED;
                                               }
-                                              if (s43 !== peg$FAILED) {
-                                                peg$savedPos = s0;
-                                                s0 = peg$f94(s5, s11, s17, s21, s27, s28, s36, s40, s42, s43);
-                                              } else {
-                                                peg$currPos = s0;
-                                                s0 = peg$FAILED;
-                                              }
+                                            } else {
+                                              s42 = peg$FAILED;
+                                            }
+                                            if (s42 !== peg$FAILED) {
+                                              peg$savedPos = s0;
+                                              s0 = peg$f94(s5, s11, s17, s21, s27, s28, s36, s40, s41, s42);
                                             } else {
                                               peg$currPos = s0;
                                               s0 = peg$FAILED;
@@ -4109,7 +4186,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseEmitterTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44;
 
     s0 = peg$currPos;
     s1 = peg$parseFROM();
@@ -4127,113 +4204,173 @@ function peg$parse(input, options) {
             s9 = peg$parseObjectRef();
             if (s9 !== peg$FAILED) {
               s10 = peg$parse_();
-              s11 = peg$parseModeClause();
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseRETRY();
-                if (s13 !== peg$FAILED) {
-                  s14 = peg$parse_();
-                  s15 = peg$parsePOLICY();
-                  if (s15 !== peg$FAILED) {
-                    s16 = peg$parse_();
-                    s17 = peg$parseBACKOFF();
-                    if (s17 !== peg$FAILED) {
-                      s18 = peg$parse_();
-                      s19 = peg$parseDurationLeaf();
-                      if (s19 !== peg$FAILED) {
-                        s20 = peg$parse_();
-                        s21 = peg$parseMAX();
-                        if (s21 !== peg$FAILED) {
-                          s22 = peg$parse_();
-                          s23 = peg$parseDurationLeaf();
-                          if (s23 !== peg$FAILED) {
-                            s24 = peg$parse_();
-                            s25 = peg$parseENCODE();
-                            if (s25 !== peg$FAILED) {
-                              s26 = peg$parse_();
-                              s27 = peg$parseUSING();
-                              if (s27 !== peg$FAILED) {
-                                s28 = peg$parse_();
-                                s29 = peg$parseObjectRef();
-                                if (s29 !== peg$FAILED) {
-                                  s30 = peg$currPos;
-                                  s31 = peg$parse_();
-                                  s32 = peg$parseALLOW();
-                                  if (s32 !== peg$FAILED) {
-                                    s33 = peg$parse_();
-                                    s34 = peg$parseSENSITIVE();
-                                    if (s34 !== peg$FAILED) {
-                                      s35 = peg$parse_();
-                                      if (input.charCodeAt(peg$currPos) === 40) {
-                                        s36 = peg$c1;
-                                        peg$currPos++;
-                                      } else {
-                                        s36 = peg$FAILED;
-                                        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-                                      }
-                                      if (s36 !== peg$FAILED) {
-                                        s37 = peg$parse_();
-                                        s38 = peg$parseFieldLeaf();
-                                        if (s38 !== peg$FAILED) {
-                                          s39 = [];
-                                          s40 = peg$currPos;
-                                          s41 = peg$parse_();
-                                          if (input.charCodeAt(peg$currPos) === 44) {
-                                            s42 = peg$c2;
-                                            peg$currPos++;
+              s11 = peg$currPos;
+              s12 = peg$parseModeClause();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$parse_();
+                s11 = s12;
+              } else {
+                peg$currPos = s11;
+                s11 = peg$FAILED;
+              }
+              if (s11 === peg$FAILED) {
+                s11 = null;
+              }
+              s12 = peg$parseRETRY();
+              if (s12 !== peg$FAILED) {
+                s13 = peg$parse_();
+                s14 = peg$parsePOLICY();
+                if (s14 !== peg$FAILED) {
+                  s15 = peg$parse_();
+                  s16 = peg$parseBACKOFF();
+                  if (s16 !== peg$FAILED) {
+                    s17 = peg$parse_();
+                    s18 = peg$parseDurationLeaf();
+                    if (s18 !== peg$FAILED) {
+                      s19 = peg$parse_();
+                      s20 = peg$parseMAX();
+                      if (s20 !== peg$FAILED) {
+                        s21 = peg$parse_();
+                        s22 = peg$parseDurationLeaf();
+                        if (s22 !== peg$FAILED) {
+                          s23 = peg$parse_();
+                          s24 = peg$parseENCODE();
+                          if (s24 !== peg$FAILED) {
+                            s25 = peg$parse_();
+                            s26 = peg$parseUSING();
+                            if (s26 !== peg$FAILED) {
+                              s27 = peg$parse_();
+                              s28 = peg$parseObjectRef();
+                              if (s28 !== peg$FAILED) {
+                                s29 = peg$currPos;
+                                s30 = peg$parse_();
+                                s31 = peg$parseALLOW();
+                                if (s31 !== peg$FAILED) {
+                                  s32 = peg$parse_();
+                                  s33 = peg$parseSENSITIVE();
+                                  if (s33 !== peg$FAILED) {
+                                    s34 = peg$parse_();
+                                    if (input.charCodeAt(peg$currPos) === 40) {
+                                      s35 = peg$c1;
+                                      peg$currPos++;
+                                    } else {
+                                      s35 = peg$FAILED;
+                                      if (peg$silentFails === 0) { peg$fail(peg$e1); }
+                                    }
+                                    if (s35 !== peg$FAILED) {
+                                      s36 = peg$parse_();
+                                      s37 = peg$parseFieldLeaf();
+                                      if (s37 !== peg$FAILED) {
+                                        s38 = [];
+                                        s39 = peg$currPos;
+                                        s40 = peg$parse_();
+                                        if (input.charCodeAt(peg$currPos) === 44) {
+                                          s41 = peg$c2;
+                                          peg$currPos++;
+                                        } else {
+                                          s41 = peg$FAILED;
+                                          if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                                        }
+                                        if (s41 !== peg$FAILED) {
+                                          s42 = peg$parse_();
+                                          s43 = peg$parseFieldLeaf();
+                                          if (s43 !== peg$FAILED) {
+                                            s39 = s43;
                                           } else {
-                                            s42 = peg$FAILED;
-                                            if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                                            peg$currPos = s39;
+                                            s39 = peg$FAILED;
                                           }
-                                          if (s42 !== peg$FAILED) {
-                                            s43 = peg$parse_();
-                                            s44 = peg$parseFieldLeaf();
-                                            if (s44 !== peg$FAILED) {
-                                              s40 = s44;
-                                            } else {
-                                              peg$currPos = s40;
-                                              s40 = peg$FAILED;
-                                            }
-                                          } else {
-                                            peg$currPos = s40;
-                                            s40 = peg$FAILED;
-                                          }
-                                          while (s40 !== peg$FAILED) {
-                                            s39.push(s40);
-                                            s40 = peg$currPos;
-                                            s41 = peg$parse_();
-                                            if (input.charCodeAt(peg$currPos) === 44) {
-                                              s42 = peg$c2;
-                                              peg$currPos++;
-                                            } else {
-                                              s42 = peg$FAILED;
-                                              if (peg$silentFails === 0) { peg$fail(peg$e2); }
-                                            }
-                                            if (s42 !== peg$FAILED) {
-                                              s43 = peg$parse_();
-                                              s44 = peg$parseFieldLeaf();
-                                              if (s44 !== peg$FAILED) {
-                                                s40 = s44;
-                                              } else {
-                                                peg$currPos = s40;
-                                                s40 = peg$FAILED;
-                                              }
-                                            } else {
-                                              peg$currPos = s40;
-                                              s40 = peg$FAILED;
-                                            }
-                                          }
+                                        } else {
+                                          peg$currPos = s39;
+                                          s39 = peg$FAILED;
+                                        }
+                                        while (s39 !== peg$FAILED) {
+                                          s38.push(s39);
+                                          s39 = peg$currPos;
                                           s40 = peg$parse_();
-                                          if (input.charCodeAt(peg$currPos) === 41) {
-                                            s41 = peg$c3;
+                                          if (input.charCodeAt(peg$currPos) === 44) {
+                                            s41 = peg$c2;
                                             peg$currPos++;
                                           } else {
                                             s41 = peg$FAILED;
-                                            if (peg$silentFails === 0) { peg$fail(peg$e3); }
+                                            if (peg$silentFails === 0) { peg$fail(peg$e2); }
                                           }
                                           if (s41 !== peg$FAILED) {
-                                            peg$savedPos = s30;
-                                            s30 = peg$f97(s3, s9, s11, s19, s23, s29, s38, s39);
+                                            s42 = peg$parse_();
+                                            s43 = peg$parseFieldLeaf();
+                                            if (s43 !== peg$FAILED) {
+                                              s39 = s43;
+                                            } else {
+                                              peg$currPos = s39;
+                                              s39 = peg$FAILED;
+                                            }
+                                          } else {
+                                            peg$currPos = s39;
+                                            s39 = peg$FAILED;
+                                          }
+                                        }
+                                        s39 = peg$parse_();
+                                        if (input.charCodeAt(peg$currPos) === 41) {
+                                          s40 = peg$c3;
+                                          peg$currPos++;
+                                        } else {
+                                          s40 = peg$FAILED;
+                                          if (peg$silentFails === 0) { peg$fail(peg$e3); }
+                                        }
+                                        if (s40 !== peg$FAILED) {
+                                          peg$savedPos = s29;
+                                          s29 = peg$f97(s3, s9, s11, s18, s22, s28, s37, s38);
+                                        } else {
+                                          peg$currPos = s29;
+                                          s29 = peg$FAILED;
+                                        }
+                                      } else {
+                                        peg$currPos = s29;
+                                        s29 = peg$FAILED;
+                                      }
+                                    } else {
+                                      peg$currPos = s29;
+                                      s29 = peg$FAILED;
+                                    }
+                                  } else {
+                                    peg$currPos = s29;
+                                    s29 = peg$FAILED;
+                                  }
+                                } else {
+                                  peg$currPos = s29;
+                                  s29 = peg$FAILED;
+                                }
+                                if (s29 === peg$FAILED) {
+                                  s29 = null;
+                                }
+                                s30 = peg$currPos;
+                                s31 = peg$parse_();
+                                s32 = peg$parseBATCH();
+                                if (s32 !== peg$FAILED) {
+                                  s33 = peg$parse_();
+                                  s34 = peg$parseMAX();
+                                  if (s34 !== peg$FAILED) {
+                                    s35 = peg$parse_();
+                                    s36 = peg$parseSIZE();
+                                    if (s36 !== peg$FAILED) {
+                                      s37 = peg$parse_();
+                                      s38 = peg$parseCountLeaf();
+                                      if (s38 !== peg$FAILED) {
+                                        s39 = peg$parse_();
+                                        s40 = peg$parseMAX();
+                                        if (s40 !== peg$FAILED) {
+                                          s41 = peg$parse_();
+                                          s42 = peg$parseTIME();
+                                          if (s42 !== peg$FAILED) {
+                                            s43 = peg$parse_();
+                                            s44 = peg$parseDurationLeaf();
+                                            if (s44 !== peg$FAILED) {
+                                              peg$savedPos = s30;
+                                              s30 = peg$f98(s3, s9, s11, s18, s22, s28, s29, s38, s44);
+                                            } else {
+                                              peg$currPos = s30;
+                                              s30 = peg$FAILED;
+                                            }
                                           } else {
                                             peg$currPos = s30;
                                             s30 = peg$FAILED;
@@ -4254,112 +4391,51 @@ function peg$parse(input, options) {
                                     peg$currPos = s30;
                                     s30 = peg$FAILED;
                                   }
-                                  if (s30 === peg$FAILED) {
-                                    s30 = null;
-                                  }
-                                  s31 = peg$currPos;
-                                  s32 = peg$parse_();
-                                  s33 = peg$parseBATCH();
-                                  if (s33 !== peg$FAILED) {
-                                    s34 = peg$parse_();
-                                    s35 = peg$parseMAX();
-                                    if (s35 !== peg$FAILED) {
-                                      s36 = peg$parse_();
-                                      s37 = peg$parseSIZE();
-                                      if (s37 !== peg$FAILED) {
-                                        s38 = peg$parse_();
-                                        s39 = peg$parseCountLeaf();
-                                        if (s39 !== peg$FAILED) {
-                                          s40 = peg$parse_();
-                                          s41 = peg$parseMAX();
-                                          if (s41 !== peg$FAILED) {
-                                            s42 = peg$parse_();
-                                            s43 = peg$parseTIME();
-                                            if (s43 !== peg$FAILED) {
-                                              s44 = peg$parse_();
-                                              s45 = peg$parseDurationLeaf();
-                                              if (s45 !== peg$FAILED) {
-                                                peg$savedPos = s31;
-                                                s31 = peg$f98(s3, s9, s11, s19, s23, s29, s30, s39, s45);
-                                              } else {
-                                                peg$currPos = s31;
-                                                s31 = peg$FAILED;
-                                              }
-                                            } else {
-                                              peg$currPos = s31;
-                                              s31 = peg$FAILED;
-                                            }
-                                          } else {
-                                            peg$currPos = s31;
-                                            s31 = peg$FAILED;
-                                          }
-                                        } else {
-                                          peg$currPos = s31;
-                                          s31 = peg$FAILED;
-                                        }
-                                      } else {
-                                        peg$currPos = s31;
-                                        s31 = peg$FAILED;
-                                      }
-                                    } else {
-                                      peg$currPos = s31;
-                                      s31 = peg$FAILED;
-                                    }
-                                  } else {
-                                    peg$currPos = s31;
-                                    s31 = peg$FAILED;
-                                  }
-                                  if (s31 === peg$FAILED) {
-                                    s31 = null;
-                                  }
-                                  s32 = peg$parse_();
-                                  s33 = peg$parseFlushClause();
-                                  if (s33 !== peg$FAILED) {
-                                    s34 = peg$parse_();
-                                    s35 = peg$parseON();
-                                    if (s35 !== peg$FAILED) {
-                                      s36 = peg$parse_();
-                                      s37 = peg$parseMESSAGE();
-                                      if (s37 !== peg$FAILED) {
-                                        s38 = peg$parse_();
-                                        s39 = peg$parseERROR();
-                                        if (s39 !== peg$FAILED) {
-                                          s40 = peg$parse_();
-                                          s41 = peg$parseMessageErrorPolicy();
-                                          if (s41 !== peg$FAILED) {
-                                            s42 = peg$parse_();
-                                            s43 = peg$parseGeneralErrorClause();
-                                            if (s43 !== peg$FAILED) {
-                                              peg$savedPos = s0;
-                                              s0 = peg$f99(s3, s9, s11, s19, s23, s29, s30, s31, s33, s41, s43);
-                                            } else {
-                                              peg$currPos = s0;
-                                              s0 = peg$FAILED;
-                                            }
-                                          } else {
-                                            peg$currPos = s0;
-                                            s0 = peg$FAILED;
-                                          }
-                                        } else {
-                                          peg$currPos = s0;
-                                          s0 = peg$FAILED;
-                                        }
-                                      } else {
-                                        peg$currPos = s0;
-                                        s0 = peg$FAILED;
-                                      }
-                                    } else {
-                                      peg$currPos = s0;
-                                      s0 = peg$FAILED;
-                                    }
-                                  } else {
-                                    peg$currPos = s0;
-                                    s0 = peg$FAILED;
-                                  }
                                 } else {
-                                  peg$currPos = s0;
-                                  s0 = peg$FAILED;
+                                  peg$currPos = s30;
+                                  s30 = peg$FAILED;
                                 }
+                                if (s30 === peg$FAILED) {
+                                  s30 = null;
+                                }
+                                s31 = peg$currPos;
+                                s32 = peg$parse_();
+                                s33 = peg$parseFlushClause();
+                                if (s33 !== peg$FAILED) {
+                                  s31 = s33;
+                                } else {
+                                  peg$currPos = s31;
+                                  s31 = peg$FAILED;
+                                }
+                                if (s31 === peg$FAILED) {
+                                  s31 = null;
+                                }
+                                s32 = peg$currPos;
+                                s33 = peg$parse_();
+                                s34 = peg$parseMessageErrorClause();
+                                if (s34 !== peg$FAILED) {
+                                  s32 = s34;
+                                } else {
+                                  peg$currPos = s32;
+                                  s32 = peg$FAILED;
+                                }
+                                if (s32 === peg$FAILED) {
+                                  s32 = null;
+                                }
+                                s33 = peg$currPos;
+                                s34 = peg$parse_();
+                                s35 = peg$parseGeneralErrorClause();
+                                if (s35 !== peg$FAILED) {
+                                  s33 = s35;
+                                } else {
+                                  peg$currPos = s33;
+                                  s33 = peg$FAILED;
+                                }
+                                if (s33 === peg$FAILED) {
+                                  s33 = null;
+                                }
+                                peg$savedPos = s0;
+                                s0 = peg$f99(s3, s9, s11, s18, s22, s28, s29, s30, s31, s32, s33);
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -4465,7 +4541,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
-    s1 = peg$parseON();
+    s1 = peg$parseON_QUIESCE();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$parseQUIESCE();
@@ -4516,7 +4592,7 @@ function peg$parse(input, options) {
             if (s7 !== peg$FAILED) {
               s8 = peg$currPos;
               s9 = peg$parse_();
-              s10 = peg$parseON();
+              s10 = peg$parseON_OVERFLOW();
               if (s10 !== peg$FAILED) {
                 s11 = peg$parse_();
                 s12 = peg$parseOVERFLOW();
@@ -4617,7 +4693,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
     s0 = peg$currPos;
-    s1 = peg$parseON();
+    s1 = peg$parseON_GENERAL();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$parseGENERAL();
@@ -4688,7 +4764,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseRoute() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10;
 
     s0 = peg$currPos;
     s1 = peg$parseTO();
@@ -4711,39 +4787,64 @@ function peg$parse(input, options) {
           if (s6 === peg$FAILED) {
             s6 = null;
           }
-          s7 = peg$parse_();
-          s8 = peg$parseFlushClause();
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseON();
-            if (s10 !== peg$FAILED) {
-              s11 = peg$parse_();
-              s12 = peg$parseMESSAGE();
-              if (s12 !== peg$FAILED) {
-                s13 = peg$parse_();
-                s14 = peg$parseERROR();
-                if (s14 !== peg$FAILED) {
-                  s15 = peg$parse_();
-                  s16 = peg$parseMessageErrorPolicy();
-                  if (s16 !== peg$FAILED) {
-                    peg$savedPos = s0;
-                    s0 = peg$f110(s3, s5, s6, s8, s16);
-                  } else {
-                    peg$currPos = s0;
-                    s0 = peg$FAILED;
-                  }
-                } else {
-                  peg$currPos = s0;
-                  s0 = peg$FAILED;
-                }
-              } else {
-                peg$currPos = s0;
-                s0 = peg$FAILED;
-              }
-            } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
-            }
+          s7 = peg$currPos;
+          s8 = peg$parse_();
+          s9 = peg$parseFlushClause();
+          if (s9 !== peg$FAILED) {
+            s7 = s9;
+          } else {
+            peg$currPos = s7;
+            s7 = peg$FAILED;
+          }
+          if (s7 === peg$FAILED) {
+            s7 = null;
+          }
+          s8 = peg$currPos;
+          s9 = peg$parse_();
+          s10 = peg$parseMessageErrorClause();
+          if (s10 !== peg$FAILED) {
+            s8 = s10;
+          } else {
+            peg$currPos = s8;
+            s8 = peg$FAILED;
+          }
+          if (s8 === peg$FAILED) {
+            s8 = null;
+          }
+          peg$savedPos = s0;
+          s0 = peg$f110(s3, s5, s6, s7, s8);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseMessageErrorClause() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    s1 = peg$parseON_MESSAGE();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$parseMESSAGE();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseERROR();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseMessageErrorPolicy();
+          if (s7 !== peg$FAILED) {
+            s0 = s7;
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5733,23 +5834,25 @@ function peg$parse(input, options) {
   }
 
   function peg$parseFieldReference() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
     s1 = peg$parseScope();
     if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
       if (input.charCodeAt(peg$currPos) === 46) {
-        s2 = peg$c12;
+        s3 = peg$c12;
         peg$currPos++;
       } else {
-        s2 = peg$FAILED;
+        s3 = peg$FAILED;
         if (peg$silentFails === 0) { peg$fail(peg$e18); }
       }
-      if (s2 !== peg$FAILED) {
-        s3 = peg$parseFieldName();
-        if (s3 !== peg$FAILED) {
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseFieldName();
+        if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f145(s1, s3);
+          s0 = peg$f145(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -10369,17 +10472,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOPTIONAL() {
+  function peg$parseON_CORRELATION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c105) {
-      peg$currPos += (8);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c104) {
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e202); }
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10412,17 +10515,60 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOR() {
+  function peg$parseON_EMITTING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c106) {
+    if (s1.toLowerCase() === peg$c104) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e204); }
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e202); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseON_GENERAL() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c104) {
+      peg$currPos += (2);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10455,17 +10601,60 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOR_REPLACE() {
+  function peg$parseON_INGESTION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c106) {
+    if (s1.toLowerCase() === peg$c104) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e204); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseON_MESSAGE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c104) {
+      peg$currPos += (2);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10498,17 +10687,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOVERFLOW() {
+  function peg$parseON_OVERFLOW() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c107) {
-      peg$currPos += (8);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c104) {
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e207); }
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10541,14 +10730,57 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePATH() {
+  function peg$parseON_QUIESCE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c108) {
-      peg$currPos += (4);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c104) {
+      peg$currPos += (2);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e207); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseOPTIONAL() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 8);
+    if (s1.toLowerCase() === peg$c105) {
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e209); }
@@ -10584,14 +10816,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePENDING() {
+  function peg$parseOR() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c109) {
-      peg$currPos += (7);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c106) {
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e211); }
@@ -10627,17 +10859,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePOLICY() {
+  function peg$parseOR_REPLACE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c110) {
-      peg$currPos += (6);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c106) {
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e213); }
+      if (peg$silentFails === 0) { peg$fail(peg$e211); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10670,17 +10902,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePROTOBUF() {
+  function peg$parseOVERFLOW() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c111) {
+    if (s1.toLowerCase() === peg$c107) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e215); }
+      if (peg$silentFails === 0) { peg$fail(peg$e214); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10707,7 +10939,179 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e214); }
+      if (peg$silentFails === 0) { peg$fail(peg$e213); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePATH() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c108) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e216); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e215); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePENDING() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c109) {
+      peg$currPos += (7);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e218); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e217); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePOLICY() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c110) {
+      peg$currPos += (6);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e220); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e219); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePROTOBUF() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 8);
+    if (s1.toLowerCase() === peg$c111) {
+      peg$currPos += (8);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e222); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e221); }
     }
 
     return s0;
@@ -10750,7 +11154,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e216); }
+      if (peg$silentFails === 0) { peg$fail(peg$e223); }
     }
 
     return s0;
@@ -10793,7 +11197,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e217); }
+      if (peg$silentFails === 0) { peg$fail(peg$e224); }
     }
 
     return s0;
@@ -10809,7 +11213,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e219); }
+      if (peg$silentFails === 0) { peg$fail(peg$e226); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10836,7 +11240,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e218); }
+      if (peg$silentFails === 0) { peg$fail(peg$e225); }
     }
 
     return s0;
@@ -10852,7 +11256,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e221); }
+      if (peg$silentFails === 0) { peg$fail(peg$e228); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10879,7 +11283,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e220); }
+      if (peg$silentFails === 0) { peg$fail(peg$e227); }
     }
 
     return s0;
@@ -10895,7 +11299,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e223); }
+      if (peg$silentFails === 0) { peg$fail(peg$e230); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10922,7 +11326,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e222); }
+      if (peg$silentFails === 0) { peg$fail(peg$e229); }
     }
 
     return s0;
@@ -10938,7 +11342,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e225); }
+      if (peg$silentFails === 0) { peg$fail(peg$e232); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10965,7 +11369,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e224); }
+      if (peg$silentFails === 0) { peg$fail(peg$e231); }
     }
 
     return s0;
@@ -10981,7 +11385,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e227); }
+      if (peg$silentFails === 0) { peg$fail(peg$e234); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11008,7 +11412,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e226); }
+      if (peg$silentFails === 0) { peg$fail(peg$e233); }
     }
 
     return s0;
@@ -11024,7 +11428,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e229); }
+      if (peg$silentFails === 0) { peg$fail(peg$e236); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11051,7 +11455,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e228); }
+      if (peg$silentFails === 0) { peg$fail(peg$e235); }
     }
 
     return s0;
@@ -11067,7 +11471,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e231); }
+      if (peg$silentFails === 0) { peg$fail(peg$e238); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11094,7 +11498,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e230); }
+      if (peg$silentFails === 0) { peg$fail(peg$e237); }
     }
 
     return s0;
@@ -11110,7 +11514,7 @@ function peg$parse(input, options) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e233); }
+      if (peg$silentFails === 0) { peg$fail(peg$e240); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11137,7 +11541,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e232); }
+      if (peg$silentFails === 0) { peg$fail(peg$e239); }
     }
 
     return s0;
@@ -11153,7 +11557,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e235); }
+      if (peg$silentFails === 0) { peg$fail(peg$e242); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11180,7 +11584,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e234); }
+      if (peg$silentFails === 0) { peg$fail(peg$e241); }
     }
 
     return s0;
@@ -11223,7 +11627,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e236); }
+      if (peg$silentFails === 0) { peg$fail(peg$e243); }
     }
 
     return s0;
@@ -11239,7 +11643,7 @@ function peg$parse(input, options) {
       peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e238); }
+      if (peg$silentFails === 0) { peg$fail(peg$e245); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11266,7 +11670,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e237); }
+      if (peg$silentFails === 0) { peg$fail(peg$e244); }
     }
 
     return s0;
@@ -11282,7 +11686,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e240); }
+      if (peg$silentFails === 0) { peg$fail(peg$e247); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11309,7 +11713,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e239); }
+      if (peg$silentFails === 0) { peg$fail(peg$e246); }
     }
 
     return s0;
@@ -11325,7 +11729,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e242); }
+      if (peg$silentFails === 0) { peg$fail(peg$e249); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11352,7 +11756,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e241); }
+      if (peg$silentFails === 0) { peg$fail(peg$e248); }
     }
 
     return s0;
@@ -11368,7 +11772,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e244); }
+      if (peg$silentFails === 0) { peg$fail(peg$e251); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11395,7 +11799,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e243); }
+      if (peg$silentFails === 0) { peg$fail(peg$e250); }
     }
 
     return s0;
@@ -11411,7 +11815,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e246); }
+      if (peg$silentFails === 0) { peg$fail(peg$e253); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11438,7 +11842,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e245); }
+      if (peg$silentFails === 0) { peg$fail(peg$e252); }
     }
 
     return s0;
@@ -11454,7 +11858,7 @@ function peg$parse(input, options) {
       peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e248); }
+      if (peg$silentFails === 0) { peg$fail(peg$e255); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11481,7 +11885,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e247); }
+      if (peg$silentFails === 0) { peg$fail(peg$e254); }
     }
 
     return s0;
@@ -11497,7 +11901,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e250); }
+      if (peg$silentFails === 0) { peg$fail(peg$e257); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11524,7 +11928,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e249); }
+      if (peg$silentFails === 0) { peg$fail(peg$e256); }
     }
 
     return s0;
@@ -11540,7 +11944,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e252); }
+      if (peg$silentFails === 0) { peg$fail(peg$e259); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11567,7 +11971,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e251); }
+      if (peg$silentFails === 0) { peg$fail(peg$e258); }
     }
 
     return s0;
@@ -11583,7 +11987,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e254); }
+      if (peg$silentFails === 0) { peg$fail(peg$e261); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11610,7 +12014,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e253); }
+      if (peg$silentFails === 0) { peg$fail(peg$e260); }
     }
 
     return s0;
@@ -11626,7 +12030,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e256); }
+      if (peg$silentFails === 0) { peg$fail(peg$e263); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11653,7 +12057,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e255); }
+      if (peg$silentFails === 0) { peg$fail(peg$e262); }
     }
 
     return s0;
@@ -11669,7 +12073,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e258); }
+      if (peg$silentFails === 0) { peg$fail(peg$e265); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11696,7 +12100,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e257); }
+      if (peg$silentFails === 0) { peg$fail(peg$e264); }
     }
 
     return s0;
@@ -11712,7 +12116,7 @@ function peg$parse(input, options) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e260); }
+      if (peg$silentFails === 0) { peg$fail(peg$e267); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11739,7 +12143,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e259); }
+      if (peg$silentFails === 0) { peg$fail(peg$e266); }
     }
 
     return s0;
@@ -11755,7 +12159,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e262); }
+      if (peg$silentFails === 0) { peg$fail(peg$e269); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11782,7 +12186,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e261); }
+      if (peg$silentFails === 0) { peg$fail(peg$e268); }
     }
 
     return s0;
@@ -11798,7 +12202,7 @@ function peg$parse(input, options) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e264); }
+      if (peg$silentFails === 0) { peg$fail(peg$e271); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11825,7 +12229,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e263); }
+      if (peg$silentFails === 0) { peg$fail(peg$e270); }
     }
 
     return s0;
@@ -11841,7 +12245,7 @@ function peg$parse(input, options) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e266); }
+      if (peg$silentFails === 0) { peg$fail(peg$e273); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11868,7 +12272,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e265); }
+      if (peg$silentFails === 0) { peg$fail(peg$e272); }
     }
 
     return s0;
@@ -11884,7 +12288,7 @@ function peg$parse(input, options) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e268); }
+      if (peg$silentFails === 0) { peg$fail(peg$e275); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11911,7 +12315,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e267); }
+      if (peg$silentFails === 0) { peg$fail(peg$e274); }
     }
 
     return s0;
@@ -11927,7 +12331,7 @@ function peg$parse(input, options) {
       peg$currPos += (15);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e270); }
+      if (peg$silentFails === 0) { peg$fail(peg$e277); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11954,7 +12358,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e269); }
+      if (peg$silentFails === 0) { peg$fail(peg$e276); }
     }
 
     return s0;
@@ -11970,7 +12374,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e272); }
+      if (peg$silentFails === 0) { peg$fail(peg$e279); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11997,7 +12401,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e271); }
+      if (peg$silentFails === 0) { peg$fail(peg$e278); }
     }
 
     return s0;
@@ -12011,178 +12415,6 @@ function peg$parse(input, options) {
     s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c139) {
       peg$currPos += (4);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e274); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e273); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseUNBRANCHED() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 10);
-    if (s1.toLowerCase() === peg$c140) {
-      peg$currPos += (10);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e276); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e275); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseUPLOAD() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c141) {
-      peg$currPos += (6);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e278); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e277); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseUSING() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c112) {
-      peg$currPos += (5);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e219); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e279); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseVERSION() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c142) {
-      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e281); }
@@ -12218,14 +12450,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseVHOST() {
+  function peg$parseUNBRANCHED() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c143) {
-      peg$currPos += (5);
+    s1 = input.substr(peg$currPos, 10);
+    if (s1.toLowerCase() === peg$c140) {
+      peg$currPos += (10);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e283); }
@@ -12261,13 +12493,13 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseVHOSTS() {
+  function peg$parseUPLOAD() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c144) {
+    if (s1.toLowerCase() === peg$c141) {
       peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
@@ -12304,17 +12536,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseWHERE() {
+  function peg$parseUSING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c145) {
+    if (s1.toLowerCase() === peg$c112) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e287); }
+      if (peg$silentFails === 0) { peg$fail(peg$e226); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12347,17 +12579,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseWIRE() {
+  function peg$parseVERSION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c146) {
-      peg$currPos += (4);
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c142) {
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e289); }
+      if (peg$silentFails === 0) { peg$fail(peg$e288); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12384,7 +12616,179 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e288); }
+      if (peg$silentFails === 0) { peg$fail(peg$e287); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseVHOST() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c143) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e290); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e289); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseVHOSTS() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c144) {
+      peg$currPos += (6);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e292); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e291); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseWHERE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c145) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e294); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e293); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseWIRE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c146) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e296); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e295); }
     }
 
     return s0;
@@ -12400,7 +12804,7 @@ function peg$parse(input, options) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e291); }
+      if (peg$silentFails === 0) { peg$fail(peg$e298); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12427,7 +12831,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e290); }
+      if (peg$silentFails === 0) { peg$fail(peg$e297); }
     }
 
     return s0;

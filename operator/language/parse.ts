@@ -31,9 +31,9 @@ export interface ExpressionResult {
  */
 export function parseExpression(text: string): ExpressionResult {
   const unclosed = findUnclosed(text);
-  if (unclosed?.what === 'string') {
+  if (unclosed !== undefined && unclosed.what !== 'jaq') {
     const { line, column } = unclosed.at;
-    return { diagnostics: [failure('SR1015', UNCLOSED_MESSAGES.string, { line, column })] };
+    return { diagnostics: [failure('SR1015', UNCLOSED_MESSAGES[unclosed.what], { line, column })] };
   }
   if (findTooDeep(text) !== undefined) {
     return { diagnostics: [failure('SR1015', TOO_DEEP_MESSAGE, startOf(text))] };
@@ -78,7 +78,7 @@ export function parseScript(source: string, file?: string): ScriptResult {
     for (const segment of segmentsOf(text, file, diagnostics)) {
       const locate: Locate = (position) => shiftPosition(segment.start, position, file);
       if (findTooDeep(segment.text) === undefined) {
-        raws.push(...parseSegment(segment.text, locate, diagnostics).map((raw) => ({ raw, locate })));
+        raws.push(...parseSegment(segment, locate, diagnostics).map((raw) => ({ raw, locate })));
       } else {
         diagnostics.push(failure('SR1001', TOO_DEEP_MESSAGE, locate(startOf(segment.text))));
       }
@@ -123,7 +123,12 @@ function segmentsOf(text: string, file: string | undefined, diagnostics: Diagnos
   return segments.slice(0, -1);
 }
 
-function parseSegment(text: string, locate: Locate, diagnostics: Diagnostic[]): RawStatement[] {
+/**
+ * A statement is parsed with the `;` that ends it, so an error where the statement stops reads
+ * "found ';'" at that `;`, and "found end of input" only where the script really ends.
+ */
+function parseSegment(segment: Segment, locate: Locate, diagnostics: Diagnostic[]): RawStatement[] {
+  const text = segment.terminated ? `${segment.text};` : segment.text;
   try {
     return parse(text, { startRule: 'Script' }) as RawStatement[];
   } catch (error: unknown) {

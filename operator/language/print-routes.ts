@@ -2,12 +2,18 @@
 // Each function returns lines relative to its clause; callers indent them. A line may hold line breaks
 // of its own (a multi-line expression) — those are part of the value and are never re-indented.
 import type { Assignment, MessageErrorPolicy, Quiesce, Route } from '../api/common.js';
+import { clause, type PrintOptions } from './clause-defaults.js';
 
 /** How a reference to an object of `kind` is written (print.ts: as its own statement wrote it). */
 export type Reference = (
   kind: 'Relay' | 'Schema' | 'Codec' | 'Endpoint' | 'Vhost' | 'SyslogClient' | 'Resource' | 'WireSchema',
   name: string,
 ) => string;
+
+/** What the printers are given: which default clauses to leave out, and how to write references. */
+export interface Printing extends PrintOptions {
+  ref: Reference;
+}
 
 const SET_CONTINUATION = '    ';
 
@@ -41,32 +47,34 @@ export function inheritAndSet(
   return [...(inheritAll === true ? ['INHERIT ALL'] : []), ...setClause(set)];
 }
 
-export function messageErrorClause(policy: MessageErrorPolicy, ref: Reference): string[] {
-  if (policy.action === 'LOG') return ['ON MESSAGE ERROR LOG'];
-  const relay = policy.relay === undefined ? '' : ` ${ref('Relay', policy.relay)}`;
+export function messageErrorClause(policy: MessageErrorPolicy, options: Printing): string[] {
+  if (policy.action === 'LOG') return clause(options, 'message-error', 'ON MESSAGE ERROR LOG');
+  const relay = policy.relay === undefined ? '' : ` ${options.ref('Relay', policy.relay)}`;
   return [`ON MESSAGE ERROR SEND TO${relay}`, ...indent(inheritAndSet(policy.inheritAll, policy.set))];
+}
+
+interface RouteOptions extends Printing {
+  /** Whether the route writes its UNBRANCHED (not in a correlator, whose branching is its own). */
+  branching: boolean;
 }
 
 /**
  * `TO <relay>` and its sub-clauses. Correlator routes leave UNBRANCHED out: their branching is the
  * correlator's own clause (docs/statement-mapping.md).
  */
-export function routeClause(route: Route, options: { branching: boolean; ref: Reference }): string[] {
+export function routeClause(route: Route, options: RouteOptions): string[] {
   return [
     `TO ${options.ref('Relay', route.to)}`,
     ...indent([
       ...inheritAndSet(route.inheritAll, route.set),
-      ...(options.branching ? [route.branching] : []),
-      `FLUSH ${route.flush}`,
-      ...messageErrorClause(route.onMessageError, options.ref),
+      ...(options.branching ? clause(options, 'route-branching', route.branching) : []),
+      ...clause(options, 'flush', `FLUSH ${route.flush}`),
+      ...messageErrorClause(route.onMessageError, options),
     ]),
   ];
 }
 
-export function routeClauses(
-  routes: readonly Route[],
-  options: { branching: boolean; ref: Reference },
-): string[] {
+export function routeClauses(routes: readonly Route[], options: RouteOptions): string[] {
   return routes.flatMap((route) => routeClause(route, options));
 }
 

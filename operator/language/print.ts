@@ -11,10 +11,12 @@ import {
   quiesceClause,
   routeClauses,
   words,
+  type Printing,
   type Reference,
 } from './print-routes.js';
+import { clause, type PrintOptions } from './clause-defaults.js';
 
-type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, ref: Reference) => string[];
+type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, p: Printing) => string[];
 
 const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Schema: (spec, name) => [
@@ -26,47 +28,61 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
     ),
     ')',
   ],
-  WireSchema: (spec, name) => [
-    `CREATE WIRE ${spec.format} SCHEMA ${name} MODE ${spec.mode} (`,
+  WireSchema: (spec, name, p) => [
+    [
+      'CREATE WIRE',
+      ...clause(p, 'wire-format', spec.format),
+      `SCHEMA ${name}`,
+      ...clause(p, 'wire-mode', `MODE ${spec.mode}`),
+      '(',
+    ].join(' '),
     ...listed(spec.fields.map((field) => `${field.name} ${field.type}`)),
     ')',
   ],
   Resource: (_spec, name) => [`CREATE RESOURCE ${name}`],
   Codec: printCodec,
-  Relay: (spec, name, ref) => [`CREATE RELAY ${name} SCHEMA ${ref('Schema', spec.schema)} ${spec.branching}`],
+  Relay: (spec, name, p) => [
+    [
+      `CREATE RELAY ${name} SCHEMA ${p.ref('Schema', spec.schema)}`,
+      ...clause(p, 'relay-branching', spec.branching),
+    ].join(' '),
+  ],
   Vhost: printVhost,
-  Endpoint: (spec, name, ref) => [
-    `CREATE ENDPOINT ${name} ON ${ref('Vhost', spec.vhost)} PATH ${quote(spec.path)} TYPE ${spec.type}`,
+  Endpoint: (spec, name, p) => [
+    [
+      `CREATE ENDPOINT ${name} ON ${p.ref('Vhost', spec.vhost)} PATH ${quote(spec.path)}`,
+      ...clause(p, 'endpoint-type', `TYPE ${spec.type}`),
+    ].join(' '),
   ],
   SyslogClient: printSyslogClient,
-  HttpIngestor: (spec, name, ref) => [
+  HttpIngestor: (spec, name, p) => [
     `CREATE HTTP ENDPOINT INGESTOR ${name}`,
     ...indent([
-      `FROM ${ref('Endpoint', spec.endpoint)}`,
-      `MODE ${words(spec.mode)}`,
+      `FROM ${p.ref('Endpoint', spec.endpoint)}`,
+      ...clause(p, 'mode', `MODE ${words(spec.mode)}`),
       quiesceClause(spec.quiesce),
-      `DECODE USING ${ref('Codec', spec.codec)}`,
+      `DECODE USING ${p.ref('Codec', spec.codec)}`,
       ...(spec.maxBodySize === undefined ? [] : [`MAX BODY SIZE ${spec.maxBodySize}`]),
-      ...routeClauses(spec.routes, { branching: true, ref }),
-      `ON GENERAL ERROR ${spec.onGeneralError}`,
+      ...routeClauses(spec.routes, { ...p, branching: true }),
+      ...clause(p, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ],
-  SyslogIngestor: (spec, name, ref) => [
+  SyslogIngestor: (spec, name, p) => [
     `CREATE SYSLOG LISTENER INGESTOR ${name}`,
     ...indent([
-      `FROM ${ref('SyslogClient', spec.client)}`,
-      `MODE ${words(spec.mode)}`,
+      `FROM ${p.ref('SyslogClient', spec.client)}`,
+      ...clause(p, 'mode', `MODE ${words(spec.mode)}`),
       quiesceClause(spec.quiesce),
-      `DECODE USING ${ref('Codec', spec.codec)}`,
-      ...routeClauses(spec.routes, { branching: true, ref }),
-      `ON GENERAL ERROR ${spec.onGeneralError}`,
+      `DECODE USING ${p.ref('Codec', spec.codec)}`,
+      ...routeClauses(spec.routes, { ...p, branching: true }),
+      ...clause(p, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ],
-  Junction: (spec, name, ref) => [
+  Junction: (spec, name, p) => [
     `CREATE JUNCTION ${name}`,
     ...indent([
-      `FROM ${spec.from.map((relay) => ref('Relay', relay)).join(', ')}`,
-      ...routeClauses(spec.routes, { branching: true, ref }),
+      `FROM ${spec.from.map((relay) => p.ref('Relay', relay)).join(', ')}`,
+      ...routeClauses(spec.routes, { ...p, branching: true }),
       ...(spec.onGeneralError === undefined ? [] : [`ON GENERAL ERROR ${spec.onGeneralError}`]),
     ]),
   ],
@@ -74,15 +90,21 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Emitter: printEmitter,
 };
 
+export interface PrintObjectOptions extends PrintOptions {
+  /** The domain's objects, whose statements wrote the names the object refers to. */
+  names?: DisplayNames;
+}
+
 /**
- * The canonical `CREATE …;` statement for one object. Names are written as their statements wrote them
- * (docs/decisions/0025): the object's own from its annotation, references from `names` (the domain's
- * objects) when given; any other name as the identifier of its resource name.
+ * The canonical `CREATE …;` statement for one object (`leaveOut` leaves default clauses out). Names are
+ * written as their statements wrote them (docs/decisions/0025): the object's own from its annotation,
+ * references from `names` when given; any other name as the identifier of its resource name.
  */
-export function printObject(object: GraphObject, names = new DisplayNames()): string {
+export function printObject(object: GraphObject, options: PrintObjectOptions = {}): string {
+  const { names = new DisplayNames(), ...print } = options;
   const printer = PRINTERS[object.kind] as Printer<GraphKind>;
   const ref: Reference = (kind, name) => names.identifier(kind, name);
-  const lines = printer(object.spec, identifierOf(object), ref);
+  const lines = printer(object.spec, identifierOf(object), { ...print, ref });
   return `${lines.join('\n')};`;
 }
 
@@ -90,7 +112,9 @@ export function printObject(object: GraphObject, names = new DisplayNames()): st
 export function printObjects(objects: readonly GraphObject[]): string {
   const sorted = [...objects].sort(byKindThenName);
   const names = new DisplayNames(objects);
-  return sorted.length === 0 ? '' : `${sorted.map((object) => printObject(object, names)).join('\n\n')}\n`;
+  return sorted.length === 0
+    ? ''
+    : `${sorted.map((object) => printObject(object, { names })).join('\n\n')}\n`;
 }
 
 const KIND_ORDER = new Map<string, number>(GRAPH_KINDS.map((definition, index) => [definition.kind, index]));
@@ -102,15 +126,15 @@ function byKindThenName(a: GraphObject, b: GraphObject): number {
   return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 
-function printCodec(spec: SpecByKind['Codec'], name: string, ref: Reference): string[] {
+function printCodec(spec: SpecByKind['Codec'], name: string, p: Printing): string[] {
   const { protobuf, jaq, encodeRfc3339 } = spec;
-  const wire = spec.wireSchema === undefined ? '' : ref('WireSchema', spec.wireSchema);
+  const wire = spec.wireSchema === undefined ? '' : p.ref('WireSchema', spec.wireSchema);
   const from = spec.from === 'WIRE_JSON' ? `WIRE JSON SCHEMA ${wire}`.trimEnd() : spec.from;
   const protobufClauses =
     protobuf === undefined
       ? []
       : [
-          `USING RESOURCE ${ref('Resource', protobuf.using.resource)} VERSION ${resourceVersion(protobuf.using.version)}`,
+          `USING RESOURCE ${p.ref('Resource', protobuf.using.resource)} VERSION ${resourceVersion(protobuf.using.version)}`,
           ...configBlock(
             [
               ['file', protobuf.file],
@@ -137,14 +161,14 @@ function printCodec(spec: SpecByKind['Codec'], name: string, ref: Reference): st
     ...indent([
       `FROM ${from}`,
       ...protobufClauses,
-      `TO SCHEMA ${ref('Schema', spec.schema)}`,
+      `TO SCHEMA ${p.ref('Schema', spec.schema)}`,
       ...jaqClauses,
       ...encode,
     ]),
   ];
 }
 
-function printVhost(spec: SpecByKind['Vhost'], name: string, ref: Reference): string[] {
+function printVhost(spec: SpecByKind['Vhost'], name: string, p: Printing): string[] {
   const head = `CREATE VHOST ${name} ${spec.hostnames.map(hostname).join(', ')}`;
   const { tls } = spec;
   if (tls === undefined) return [head];
@@ -152,7 +176,7 @@ function printVhost(spec: SpecByKind['Vhost'], name: string, ref: Reference): st
   const entries: [string, ConfigValue][] = [];
   if (tls.certFile !== undefined) entries.push(['tls_cert_file', tls.certFile]);
   if (tls.keyFile !== undefined) entries.push(['tls_key_file', tls.keyFile]);
-  const mount = tls.mount === undefined ? '' : ` ${mountText(tls.mount, ref)}`;
+  const mount = tls.mount === undefined ? '' : ` ${mountText(tls.mount, p.ref)}`;
   return [head, ...indent([`TLS${mount}`, ...configBlock(entries, '  ')])];
 }
 
@@ -167,7 +191,7 @@ const SYSLOG_CONFIG_KEYS = [
   ['tlsCaFile', 'tls_ca_file'],
 ] as const;
 
-function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, ref: Reference): string[] {
+function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, p: Printing): string[] {
   const entries: [string, ConfigValue][] = [];
   for (const [field, key] of SYSLOG_CONFIG_KEYS) {
     const value = spec.config[field];
@@ -176,51 +200,51 @@ function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, ref: 
   return [
     `CREATE CLIENT ${name}`,
     ...indent([
-      'TYPE SYSLOG',
-      ...(spec.mount === undefined ? [] : [mountText(spec.mount, ref)]),
+      ...clause(p, 'client-type', 'TYPE SYSLOG'),
+      ...(spec.mount === undefined ? [] : [mountText(spec.mount, p.ref)]),
       ...configBlock(entries, '  '),
     ]),
   ];
 }
 
-function printCorrelator(spec: SpecByKind['Correlator'], name: string, ref: Reference): string[] {
+function printCorrelator(spec: SpecByKind['Correlator'], name: string, p: Printing): string[] {
   const action = (side: SpecByKind['Correlator']['onTimeout']['left']) =>
     side.action === 'DROP'
       ? 'DROP'
-      : `SEND TO ${side.relay === undefined ? '' : ref('Relay', side.relay)}`.trimEnd();
+      : `SEND TO ${side.relay === undefined ? '' : p.ref('Relay', side.relay)}`.trimEnd();
   return [
     `CREATE CORRELATOR ${name}`,
     ...indent([
-      `LEFT FROM ${ref('Relay', spec.left)}`,
-      `RIGHT FROM ${ref('Relay', spec.right)}`,
+      `LEFT FROM ${p.ref('Relay', spec.left)}`,
+      `RIGHT FROM ${p.ref('Relay', spec.right)}`,
       `CORRELATE WHERE ${spec.where}`,
       `MATCH ${spec.match}`,
       `MAX TIME ${spec.maxTime}`,
       ...(spec.maxPending === undefined ? [] : [`MAX PENDING ${integer(spec.maxPending)}`]),
       `ON CORRELATION TIMEOUT ${action(spec.onTimeout.left)}, ${action(spec.onTimeout.right)}`,
-      spec.branching,
-      ...routeClauses(spec.routes, { branching: false, ref }),
+      ...clause(p, 'correlator-branching', spec.branching),
+      ...routeClauses(spec.routes, { ...p, branching: false }),
     ]),
   ];
 }
 
-function printEmitter(spec: SpecByKind['Emitter'], name: string, ref: Reference): string[] {
+function printEmitter(spec: SpecByKind['Emitter'], name: string, p: Printing): string[] {
   const { allowSensitive, batch } = spec;
   return [
     `CREATE EMITTER ${name}`,
     ...indent([
-      `FROM ${ref('Relay', spec.from)}`,
-      `TO ${spec.to.type} ${ref('SyslogClient', spec.to.client)}`,
-      `MODE ${spec.mode}`,
+      `FROM ${p.ref('Relay', spec.from)}`,
+      `TO ${spec.to.type} ${p.ref('SyslogClient', spec.to.client)}`,
+      ...clause(p, 'mode', `MODE ${spec.mode}`),
       `RETRY POLICY BACKOFF ${spec.retry.backoff} MAX ${spec.retry.max}`,
-      `ENCODE USING ${ref('Codec', spec.codec)}`,
+      `ENCODE USING ${p.ref('Codec', spec.codec)}`,
       ...(allowSensitive === undefined || allowSensitive.length === 0
         ? []
         : [`ALLOW SENSITIVE (${allowSensitive.join(', ')})`]),
       ...(batch === undefined ? [] : [`BATCH MAX SIZE ${integer(batch.maxSize)} MAX TIME ${batch.maxTime}`]),
-      `FLUSH ${spec.flush}`,
-      ...messageErrorClause(spec.onMessageError, ref),
-      `ON GENERAL ERROR ${spec.onGeneralError}`,
+      ...clause(p, 'flush', `FLUSH ${spec.flush}`),
+      ...messageErrorClause(spec.onMessageError, p),
+      ...clause(p, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ];
 }

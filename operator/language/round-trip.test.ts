@@ -8,6 +8,7 @@ import { IDENTIFIER_ANNOTATION, identifierOf } from '../api/display-names.js';
 import { GRAPH_KINDS, type GraphKind, type GraphObject } from '../api/index.js';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { objectArbitrary, objectWithBadExpression } from '../../test/fixtures/graph-arbitraries.js';
+import { DEFAULT_CLAUSE_NAMES, type DefaultClause } from './clause-defaults.js';
 import { statementsToObjects } from './convert.js';
 import { KIND_EXAMPLES } from './example-objects.js';
 import { parseScript } from './parse.js';
@@ -117,12 +118,18 @@ describe('round trip: statements → objects → canonical statements → YAML',
     assertFixedPoint(Object.values(KIND_EXAMPLES), 'KIND_EXAMPLES');
   });
 
-  describe('property: any valid object prints to a statement that parses back to it', () => {
+  /** The canonical form half of the time, else a short form: some clauses with defaults left out. */
+  const leaveOut: fc.Arbitrary<DefaultClause[]> = fc.oneof(
+    fc.constant<DefaultClause[]>([]),
+    fc.subarray(DEFAULT_CLAUSE_NAMES, { minLength: 1 }),
+  );
+
+  describe('property: any valid object prints, in full or short form, to a statement that parses back to it', () => {
     for (const { kind } of GRAPH_KINDS) {
       it(kind, () => {
         fc.assert(
-          fc.property(objectArbitrary(kind as GraphKind), (object: GraphObject) => {
-            const printed = printObject(object);
+          fc.property(objectArbitrary(kind as GraphKind), leaveOut, (object: GraphObject, left) => {
+            const printed = printObject(object, { leaveOut: left });
             const parsed = parseScript(printed, 'printed.sql');
             const converted = statementsToObjects(parsed.statements, {});
             const diagnostics = [...parsed.diagnostics, ...converted.diagnostics].map(formatDiagnostic);

@@ -8,6 +8,8 @@ export interface Segment {
   text: string;
   /** Where `text` starts in the whole script. */
   start: Position;
+  /** Whether a `;` ends the statement (rather than the end of the script). */
+  terminated: boolean;
 }
 
 export type Unclosed = 'string' | 'jaq' | 'comment';
@@ -20,7 +22,7 @@ export interface SplitResult {
 
 const JAQ = '$jaq$';
 /** What the grammar skips as whitespace. */
-const BLANKS = ' \t\r\n\f\uFEFF';
+export const BLANKS = ' \t\r\n\f\uFEFF';
 
 /** Where a token starting at `offset` ends, or -1 when it never closes; undefined when none starts there. */
 export function skipToken(text: string, offset: number): { end: number; what: Unclosed } | undefined {
@@ -59,13 +61,13 @@ export function splitStatements(text: string): SplitResult {
   while (offset < text.length) {
     const token = skipToken(text, offset);
     if (token !== undefined && token.end < 0) {
-      segments.push({ text: text.slice(start), start: positionAt(lines, start) });
+      segments.push({ text: text.slice(start), start: positionAt(lines, start), terminated: false });
       return { segments, unclosed: { what: token.what, at: positionAt(lines, offset) } };
     }
     if (token !== undefined) {
       offset = token.end;
     } else if (text[offset] === ';') {
-      segments.push({ text: text.slice(start, offset), start: positionAt(lines, start) });
+      segments.push({ text: text.slice(start, offset), start: positionAt(lines, start), terminated: true });
       start = offset + 1;
       offset = start;
     } else {
@@ -73,7 +75,7 @@ export function splitStatements(text: string): SplitResult {
     }
   }
   // The last `;` is optional: trailing text is a statement too (or only blanks and comments).
-  segments.push({ text: text.slice(start), start: positionAt(lines, start) });
+  segments.push({ text: text.slice(start), start: positionAt(lines, start), terminated: false });
   return { segments };
 }
 

@@ -182,6 +182,31 @@ export const STATEMENT_FORMS: readonly StatementForm[] = [
       ENCODE USING syslog ALLOW SENSITIVE (card, Iban) BATCH MAX SIZE 500 MAX TIME 2s FLUSH IMMEDIATE
       ON MESSAGE ERROR SEND TO failed INHERIT ALL SET why = error.message ON GENERAL ERROR LOG;`,
   },
+  // Short forms: every clause with a single value or an obvious default left out (docs/language.md,
+  // "Clauses you may leave out"); clause-defaults.test.ts checks each against its full form.
+  {
+    title: 'short forms of a wire schema, relay, endpoint and client',
+    text: `CREATE WIRE SCHEMA w (id string);
+      CREATE RELAY r SCHEMA s;
+      CREATE ENDPOINT e ON v PATH '/in';
+      CREATE CLIENT c CONFIG { 'protocol' = 'udp', 'addr' = '0.0.0.0:514' };
+      CREATE CLIENT m MOUNT pki VERSION 1 CONFIG { 'protocol' = 'tls', 'addr' = '0.0.0.0:6514',
+        'tls_cert_file' = '{{ pki }}/c.crt', 'tls_key_file' = '{{ pki }}/c.key' };`,
+  },
+  {
+    title: 'short forms of ingestors, with a route that keeps only its target and fields',
+    text: `CREATE HTTP ENDPOINT INGESTOR i FROM e ON QUIESCE DROP DECODE USING c TO r INHERIT ALL;
+      CREATE SYSLOG LISTENER INGESTOR s FROM c ON QUIESCE SUSPEND DECODE USING syslog
+        TO r INHERIT ALL TO audit SET x = input.x ON MESSAGE ERROR SEND TO errors INHERIT ALL;`,
+  },
+  {
+    title: 'short forms of a correlator and an emitter',
+    text: `CREATE CORRELATOR k LEFT FROM a RIGHT FROM b CORRELATE WHERE left.id = right.id
+        MATCH EARLIEST MAX TIME 30s ON CORRELATION TIMEOUT DROP, SEND TO late
+        TO paid SET id = left.id;
+      CREATE EMITTER o FROM lines TO SYSLOG collector RETRY POLICY BACKOFF 1s MAX 1m ENCODE USING syslog
+        BATCH MAX SIZE 10 MAX TIME 1s;`,
+  },
   // Statement variants
   {
     title: 'CREATE OR REPLACE and ALTER replace the earlier declaration',

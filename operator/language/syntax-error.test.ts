@@ -52,8 +52,23 @@ describe('syntax errors read as words', () => {
     ['CREATE RELAY r SCHEMA s UNBRANCHED TO x', "1:36 found 'TO' but expected ;"],
     [
       'CREATE JUNCTION j FROM a TO b SET x = input.a FLUSHH IMMEDIATE ON MESSAGE ERROR LOG',
-      "1:47 found 'FLUSHH' but expected an operator, ',', UNBRANCHED or FLUSH",
+      "1:47 found 'FLUSHH' but expected an operator, ',', UNBRANCHED, FLUSH, ON MESSAGE ERROR, TO, ON GENERAL ERROR or ;",
     ],
+    // Clauses that may be left out are listed by their words, and ON tells which clause it starts.
+    [
+      'CREATE HTTP ENDPOINT INGESTOR i FROM e QUIESCE DROP',
+      "1:40 found 'QUIESCE' but expected MODE or ON QUIESCE",
+    ],
+    [
+      'CREATE EMITTER o FROM r TO SYSLOG c RETRY POLICY BACKOFF 1s MAX 1m ENCODE USING c ON ERROR LOG',
+      "1:86 found 'ERROR' but expected MESSAGE or GENERAL",
+    ],
+    [
+      'CREATE EMITTER o FROM r TO SYSLOG c RETRY POLICY BACKOFF 1s MAX 1m ENCODE USING c LOG',
+      "1:83 found 'LOG' but expected ALLOW, BATCH, FLUSH, ON MESSAGE ERROR, ON GENERAL ERROR or ;",
+    ],
+    ['CREATE RELAY r SCHEMA s BRANCHED', "1:25 found 'BRANCHED' but expected UNBRANCHED or ;"],
+    ["CREATE ENDPOINT e ON v PATH '/' TYPE GRPC", "1:38 found 'GRPC' but expected HTTP"],
     [
       'CREATE JUNCTION j FROM a TO b SET x = FLUSH IMMEDIATE ON MESSAGE ERROR LOG',
       "1:39 found 'FLUSH' but expected an expression (a value such as 'text', 42 or TRUE, a field such as input.name, or a call)",

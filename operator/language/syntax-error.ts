@@ -5,8 +5,10 @@
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
 import type { PeggyExpectation, SyntaxError as PeggySyntaxError } from './grammar.generated.js';
+import { lineStarts, positionAt } from './text-positions.js';
+import { endOfTokensBefore } from './tokens.js';
 
-const MAX_EXPECTED = 6;
+const MAX_EXPECTED = 8;
 const MAX_FOUND_LENGTH = 24;
 
 interface Family {
@@ -130,14 +132,26 @@ export function isPeggySyntaxError(error: unknown): error is PeggySyntaxError {
 }
 
 export function syntaxErrorToDiagnostic(error: PeggySyntaxError, context: SyntaxErrorContext): Diagnostic {
-  const start = error.location.start;
-  const message = error.expected === null ? error.message : expectedMessage(error, context.text);
+  const { text } = context;
+  const message = error.expected === null ? error.message : expectedMessage(error, text);
   return {
     code: context.code ?? 'SR1001',
     severity: 'error',
     message,
-    location: context.locate({ line: start.line, column: start.column }),
+    location: context.locate(placeOf(error, text)),
   };
+}
+
+/**
+ * Where the parser stopped. Rules never swallow the blanks after them, so that is the start of a token,
+ * or the end of the text after its last blanks and comments: that end is shown right after the last
+ * token, where the missing words belong (not on an empty line or after a trailing comment).
+ */
+function placeOf(error: PeggySyntaxError, text: string): { line: number; column: number } {
+  const { start } = error.location;
+  if (start.offset < text.length) return { line: start.line, column: start.column };
+  const { line, column } = positionAt(lineStarts(text), endOfTokensBefore(text, start.offset));
+  return { line, column };
 }
 
 /** `found X but expected Y`; the grammar's own messages (its `error()` calls) have no expectations. */

@@ -6,8 +6,6 @@
 // stopped. (The composer's error handler, errors and held document are not in the library's typings;
 // yaml-documents.test.ts notices if a new version changes them.)
 import {
-  Composer,
-  Parser,
   type CST,
   type Document,
   type DocumentOptions,
@@ -16,6 +14,7 @@ import {
   type SchemaOptions,
   type YAMLError,
 } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 
 /** Errors read before a stream is given up: far more than a person fixes in one go. */
 export const MAX_YAML_ERRORS = 100;
@@ -49,7 +48,7 @@ export function readYamlDocuments(
   options: ParseOptions & DocumentOptions & SchemaOptions,
   lineCounter: LineCounter,
 ): YamlDocuments {
-  const composer = new Composer(options);
+  const composer = new (yamlLib().Composer)(options);
   const state = composer as unknown as ComposerState;
   const documents: Document.Parsed[] = [];
   const keep = state.onError;
@@ -64,7 +63,7 @@ export function readYamlDocuments(
   // Syntax errors also come as error tokens, which the composer keeps without a call to its handler.
   let reached = 0;
   function* tokens(): Generator<CST.Token> {
-    for (const token of new Parser(lineCounter.addNewLine).parse(text)) {
+    for (const token of new (yamlLib().Parser)(lineCounter.addNewLine).parse(text)) {
       if (token.type === 'error' && ++errors >= MAX_YAML_ERRORS) throw (stop = new Stop(token.offset));
       reached = token.offset;
       yield token;

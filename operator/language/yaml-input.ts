@@ -1,7 +1,8 @@
 // YAML manifests → graph objects, with a source location for every node so that every later diagnostic
 // (schema, rule or whole-graph compiler) points at FILE:LINE:COL. Bad input becomes diagnostics, never a
 // throw: a broken document is reported and skipped, the others still load.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node, type YAMLError } from 'yaml';
+import { type Document, type Node, type YAMLError } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import { API_VERSION, isGraphKind, type GraphObject } from '../api/index.js';
 import { isPlainObject } from '../api/validate.js';
 import {
@@ -59,7 +60,7 @@ export interface YamlOptions {
 }
 
 export function loadYamlObjects(text: string, file?: string, options: YamlOptions = {}): LoadedObjects {
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yamlLib().LineCounter)();
   const loader: Loader = {
     text,
     at: (offset) => {
@@ -147,9 +148,9 @@ function loadDocument(loader: Loader, document: Document.Parsed): void {
     loader.result.diagnostics.push(yamlDiagnostic(reason, loader.at(contents.range[0])));
     return;
   }
-  if (isList(value) && isMap(contents)) {
+  if (isList(value) && yamlLib().isMap(contents)) {
     const items = contents.get('items', true);
-    const nodes = isSeq(items) ? items.items : [];
+    const nodes = yamlLib().isSeq(items) ? items.items : [];
     value.items.forEach((item, index) => addObject(loader, item, nodes[index] ?? contents));
     return;
   }
@@ -226,7 +227,7 @@ function insideValue(
 ): SourceLocation | undefined {
   if (node === undefined) return undefined;
   const inner = diagnostic.location ?? { line: 1, column: 1 };
-  const offset = isScalar(node) ? offsetInScalar(loader.text, node, inner) : undefined;
+  const offset = yamlLib().isScalar(node) ? offsetInScalar(loader.text, node, inner) : undefined;
   return loader.at(offset ?? rangeStart(node));
 }
 
@@ -252,12 +253,12 @@ function indexNodes(at: (offset: number) => SourceLocation, root: unknown): Node
 
 /** The direct children of a map or sequence: their path, node, and the node that locates them. */
 function children(node: unknown, path: string): [string, unknown, Node][] {
-  if (isSeq(node)) {
+  if (yamlLib().isSeq(node)) {
     return node.items.flatMap((item, index) => (isNode(item) ? [[`${path}[${index}]`, item, item]] : []));
   }
-  if (!isMap(node)) return [];
+  if (!yamlLib().isMap(node)) return [];
   return node.items.flatMap((pair): [string, unknown, Node][] => {
-    if (!isScalar(pair.key)) return [];
+    if (!yamlLib().isScalar(pair.key)) return [];
     const key = String(pair.key.value);
     return [[path === '' ? key : `${path}.${key}`, pair.value, pair.key]];
   });
@@ -278,11 +279,13 @@ function yamlDiagnostic(message: string, location: SourceLocation): Diagnostic {
 
 /** `---` alone, or only comments, parses as a null scalar with no text. */
 function isEmpty(node: Node): boolean {
-  return isScalar(node) && node.value === null && node.source === '';
+  return yamlLib().isScalar(node) && node.value === null && node.source === '';
 }
 
 function isNode(value: unknown): value is Node {
-  return isMap(value) || isSeq(value) || isScalar(value) || isAlias(value);
+  return (
+    yamlLib().isMap(value) || yamlLib().isSeq(value) || yamlLib().isScalar(value) || yamlLib().isAlias(value)
+  );
 }
 
 function rangeStart(node: Node): number {

@@ -5,29 +5,30 @@
 // process warning, so a document holding one is refused before toJS (yaml-input.ts). One walk, in
 // document order, resolving each alias key as the library does: to the last node with its anchor before
 // it (none: toJS then refuses the alias itself).
-import { isAlias, isScalar, visit, type Document, type Node } from 'yaml';
+import { type Document, type Node } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 
 /** The offset of the first mapping key whose value would not be a plain value, if any. */
 export function firstObjectKey(document: Document.Parsed): number | undefined {
   const anchored = new Map<string, Node>();
   let found: number | undefined;
-  visit(document, {
+  yamlLib().visit(document, {
     Node: (_, node) => {
-      if (node.anchor !== undefined && !isAlias(node)) anchored.set(node.anchor, node);
+      if (node.anchor !== undefined && !yamlLib().isAlias(node)) anchored.set(node.anchor, node);
       return undefined;
     },
     Pair: (_, pair) => {
       const { key } = pair;
       if (key === null || key === undefined) return undefined;
-      const value = isAlias(key) ? anchored.get(key.source) : key;
+      const value = yamlLib().isAlias(key) ? anchored.get(key.source) : key;
       if (value === undefined || isPlainScalar(value)) return undefined;
       found = (key as Node).range?.[0] ?? 0;
-      return visit.BREAK;
+      return yamlLib().visit.BREAK;
     },
   });
   return found;
 }
 
 function isPlainScalar(node: unknown): boolean {
-  return isScalar(node) && (node.value === null || typeof node.value !== 'object');
+  return yamlLib().isScalar(node) && (node.value === null || typeof node.value !== 'object');
 }

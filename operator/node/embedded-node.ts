@@ -4,7 +4,9 @@
 //   open the data dir (lock) → restore the stored graphs → read the manifests → open the listeners
 //
 // so a restarted node serves the graph it ran before its first request, and a manifest edited while it
-// was down becomes the next graph version before anything is received. Stopping runs the other way:
+// was down becomes the next graph version before anything is received. The graphs' syslog listeners
+// bind as the graphs apply, then HTTP (and HTTPS), then the admin API; with `onBindError: 'exit'` the
+// first that cannot bind stops the start there (BindError), before any later one opens. Stopping runs the other way:
 //
 //   close the queue (new statements 503, no reloads) → stop watching → wait for the running statement
 //   or reload → stop the admin server → stop the data plane → release the lock → delete a temporary dir
@@ -18,10 +20,18 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { AdminServer } from '../../dataplane/admin/admin-server.js';
 import { DataPlane } from '../../dataplane/node/data-plane.js';
+import {
+  adminListeners,
+  assertBound,
+  startupRetry,
+  type BindErrorMode,
+  type NodeListener,
+} from '../../dataplane/node/node-listeners.js';
 import type { Clock } from '../../dataplane/core/clock.js';
 import type { Instant } from '../../dataplane/core/values.js';
 import type { ListenAddress, RetryPolicy } from '../../dataplane/net/retrying-listener.js';
 import type { IngestConnectionOptions } from '../../dataplane/net/ingest-connections.js';
+import type { HttpErrorBody } from '../../dataplane/sources/http/config.js';
 import type { SubscriptionLimits } from '../../dataplane/admin/subscription-limits.js';
 import { controlRoutes } from './control-routes.js';
 import { DataDir } from './data-dir.js';
@@ -51,6 +61,13 @@ export interface EmbeddedNodeOptions {
   clock?: Clock;
   now?: () => Instant;
   retry?: RetryPolicy;
+  /**
+   * A listener that cannot bind while the node starts: `exit` (the default) stops the start with a
+   * BindError; `retry` keeps retrying it (docs/node.md, "Starting and stopping").
+   */
+  onBindError?: BindErrorMode;
+  /** What a refused HTTP request's body says: `explain` (the default) or `empty`. */
+  httpErrorBody?: HttpErrorBody;
   /** Debounce of manifest changes (ms). */
   manifestDebounceMs?: number;
   /** Connection limits of the ingestion listeners (default: from the descriptor limit; docs/runtime.md). */
@@ -70,11 +87,16 @@ export interface EmbeddedNode {
   readonly dataDir: string;
   /** Bound ports (0 while a listener is not running). */
   ports(): { http: number; https: number; admin: number };
+  /** Every listener with its status: HTTP, HTTPS once a TLS vhost is routed, syslog, admin. */
+  listeners(): NodeListener[];
   /** Stops everything (see the top of this file); a second call waits for the first. */
   stop(): Promise<void>;
 }
 
-/** Starts a node; throws DataDirError or ManifestError when it cannot start (nothing is left open). */
+/**
+ * Starts a node; throws DataDirError, ManifestError or BindError when it cannot start (nothing is left
+ * open).
+ */
 export async function startEmbeddedNode(options: EmbeddedNodeOptions): Promise<EmbeddedNode> {
   const { logger } = options;
   const root = options.dataDir ?? temporaryDataDir();
@@ -111,6 +133,7 @@ async function assemble(
   shutdown.add('release the data dir lock', () => dataDir.close());
   const store = ObjectStore.open(dataDir);
   const resources = ResourceStore.open(dataDir.resourcesRoot, logger);
+  const binding = startupRetry(options.onBindError ?? 'exit', options.retry);
   const dataPlane = new DataPlane({
     httpAddress: options.httpAddress,
     httpsAddress: options.httpsAddress,
@@ -119,7 +142,8 @@ async function assemble(
     tls: { readMountedFile: (file, domain) => resources.readMountedFile(domain, file) },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    retry: binding.policy,
+    httpErrorBody: options.httpErrorBody ?? 'explain',
     connections: options.connections,
   });
   shutdown.add('stop the data plane', () => dataPlane.stop());
@@ -155,13 +179,17 @@ async function assemble(
     maxConnections: options.adminMaxConnections,
     subscriptionLimits: options.subscriptionLimits ?? {},
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    retry: binding.policy,
   });
   shutdown.add('stop the admin server', () => admin.stop());
   // Runs before the admin server stops: the client of the running statement still gets its answer.
   shutdown.add('wait for the running statement or reload', () => queue.close());
+  assertBound(dataPlane.listeners()); // the graphs' syslog listeners
   await dataPlane.start();
+  assertBound(dataPlane.listeners());
   await admin.start();
+  assertBound(adminListeners(admin));
+  binding.started();
   manifests?.watch();
   return {
     dataPlane,
@@ -174,6 +202,7 @@ async function assemble(
       https: dataPlane.httpIngestion.https.status.port ?? 0,
       admin: admin.status.port ?? 0,
     }),
+    listeners: () => [...dataPlane.listeners(), ...adminListeners(admin)],
     stop: () => {
       // New work is refused from the first moment of the stop, before the admin server has stopped.
       void queue.close();

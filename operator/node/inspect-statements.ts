@@ -17,7 +17,7 @@ import type { Candidate } from './candidate.js';
 import { messageOf } from '../../dataplane/core/error-text.js';
 import type { StatementOutcome, Upload } from './protocol.js';
 import type { ResourceStore } from './resource-store.js';
-import { showTable } from './show-output.js';
+import { showItems, showTable } from './show-output.js';
 import { kindsOf } from './statement-tag.js';
 
 /** The data plane's DESCRIBE: undefined when the domain runs no such component. */
@@ -33,14 +33,25 @@ export function runShow(
   resources: ResourceStore,
 ): StatementOutcome {
   const latest = (resource: string) => resources.latestVersion(view.domain, resource);
-  return { status: 'ok', output: showTable(statement.what, view.shown(), latest) };
+  const shown = view.shown();
+  const items = showItems(statement.what, shown, latest);
+  const names = new DisplayNames(shown.map(({ object }) => object));
+  return {
+    status: 'ok',
+    output: showTable(statement.what, items, { names }),
+    data: { type: 'show', what: statement.what, items },
+  };
 }
 
 export function runShowCreate(statement: ShowCreateStatement, view: Candidate): StatementOutcome {
   const found = view.find(kindsOf(statement.kind), statement.name);
   if (found === undefined) return missing(statement, view);
   const names = new DisplayNames(view.shown().map(({ object }) => object));
-  return { status: 'ok', output: printObject(found.object, names) };
+  return {
+    status: 'ok',
+    output: printObject(found.object, { names }),
+    data: { type: 'show-create', resource: found.object },
+  };
 }
 
 export async function runDescribe(
@@ -61,7 +72,7 @@ export async function runDescribe(
     const what = `${found.object.kind} ${displayName(found.object)}`;
     return failed(statement, `${what} is not running on this node (it runs once its batch is committed)`);
   }
-  return { status: 'ok', output: describeText(description) };
+  return { status: 'ok', output: describeText(description), data: { type: 'describe', description } };
 }
 
 export interface UploadContext {

@@ -3,6 +3,11 @@
 // control routes and the CLI client, so both sides agree on one shape. Error answers are the admin API's
 // (`{"error":{"code","message"}}`, the catalog in dataplane/admin/admin-errors.ts).
 
+import type { ComponentDescription } from '../../dataplane/core/status.js';
+import type { GraphObject } from '../api/index.js';
+import type { ShowTarget } from '../language/ast.js';
+import type { ShowItem } from './show-output.js';
+
 /** A domain is a Kubernetes namespace name (a DNS-1123 label, at most 63 characters). */
 export { isDomainName } from '../../dataplane/admin/request-params.js';
 
@@ -62,7 +67,19 @@ export interface StatementResult {
   /** The version an UPLOAD RESOURCE created. */
   resourceVersion?: number;
   warnings?: string[];
+  /** What SHOW, SHOW CREATE and DESCRIBE found, as data: the client prints it for -o wide|json|yaml. */
+  data?: StatementData;
 }
+
+/**
+ * The data behind an inspecting statement's text. DESCRIBE gives the node's description on a node and the
+ * status the operator wrote on a cluster.
+ */
+export type StatementData =
+  | { type: 'show'; what: ShowTarget; items: ShowItem[] }
+  | { type: 'show-create'; resource: GraphObject }
+  | { type: 'describe'; description: ComponentDescription }
+  | { type: 'describe-status'; resource: GraphObject; status: Record<string, unknown> };
 
 export interface StatementReply {
   /** False when any statement failed, or when nothing ran because of `diagnostics`. */

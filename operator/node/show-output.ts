@@ -1,24 +1,19 @@
 // SHOW <kinds> as a plain table: the names, a column or two that say what each object is, and where it
-// is declared (a manifest file, or `statement`). Columns are padded to line up; rows come by name.
+// is declared (a manifest file, or `statement`); `-o wide` adds the columns of show-wide-columns.ts.
+// Columns are padded to line up; rows come by name. The rows are data first (ShowItem, what -o json
+// prints), so the node and a cluster, table and JSON, all read the same objects.
 // Every name is a display name (decision 0025): `Orders_In` for an object a statement made, the resource
 // name `orders-in` for one from YAML, and a reference by its target's display name.
 import { DisplayNames, displayName } from '../api/display-names.js';
 import type { GraphKind, GraphObject, SpecByKind } from '../api/index.js';
 import type { ShowTarget } from '../language/ast.js';
+import { WIDE_COLUMNS, type Column, type Ref } from './show-wide-columns.js';
 
 /** An object with the manifest file that declares it (none for statement objects). */
 export interface ShownObject {
   object: GraphObject;
   file?: string | undefined;
 }
-
-/** A reference's display name, as seen from the object holding it. */
-type Ref = (kind: GraphKind, name: string) => string;
-
-type Column<K extends GraphKind> = readonly [
-  header: string,
-  value: (spec: SpecByKind[K], ref: Ref) => string,
-];
 
 const relays = (list: readonly string[], ref: Ref): string =>
   list.map((relay) => ref('Relay', relay)).join(', ');
@@ -89,33 +84,79 @@ function codecSource(spec: SpecByKind['Codec'], ref: Ref): string {
   return spec.from;
 }
 
-/** The table SHOW prints. `latestVersion` fills the LATEST column of SHOW RESOURCES. */
-export function showTable(
+/** One row of SHOW: the object, where it is declared, and for a Resource its highest version. */
+export interface ShowItem {
+  resource: GraphObject;
+  /** A manifest file, `statement`, `this script`, or a cluster object's field managers. */
+  declaredIn: string;
+  /** SHOW RESOURCES: the highest uploaded version (absent while there is none). */
+  latestVersion?: number;
+}
+
+/** The kinds SHOW <what> lists: SHOW INGESTORS lists both ingestor kinds. */
+export function shownKinds(what: ShowTarget): GraphKind[] {
+  return what === 'Ingestor' ? ['HttpIngestor', 'SyslogIngestor'] : [what];
+}
+
+/** The rows of SHOW <what>, by name. `latestVersion` fills the LATEST column of SHOW RESOURCES. */
+export function showItems(
   what: ShowTarget,
   objects: readonly ShownObject[],
   latestVersion: (resource: string) => number | undefined,
-): string {
-  const kinds: GraphKind[] = what === 'Ingestor' ? ['HttpIngestor', 'SyslogIngestor'] : [what];
-  const shown = objects
+): ShowItem[] {
+  const kinds = shownKinds(what);
+  return objects
     .filter((entry) => kinds.includes(entry.object.kind))
-    .sort((a, b) => a.object.metadata.name.localeCompare(b.object.metadata.name));
-  const columns = columnsOf(kinds[0] ?? 'Schema');
+    .sort((a, b) => a.object.metadata.name.localeCompare(b.object.metadata.name))
+    .map(({ object, file }) => {
+      const latest = what === 'Resource' ? latestVersion(object.metadata.name) : undefined;
+      return {
+        resource: object,
+        declaredIn: file ?? 'statement',
+        ...(latest === undefined ? {} : { latestVersion: latest }),
+      };
+    });
+}
+
+/**
+ * The table SHOW prints; `wide` adds the columns of show-wide-columns.ts. `names`: the domain's objects,
+ * for references to other kinds (without them a reference shows as its referrer wrote it, in lower case).
+ */
+export function showTable(
+  what: ShowTarget,
+  items: readonly ShowItem[],
+  options: { wide?: boolean; names?: DisplayNames } = {},
+): string {
+  const wide = options.wide === true;
+  const names = options.names ?? new DisplayNames(items.map(({ resource }) => resource));
+  const columns = (kind: GraphKind) => [
+    ...columnsOf(COLUMNS, kind),
+    ...(wide ? columnsOf(WIDE_COLUMNS, kind) : []),
+  ];
   const extra = what === 'Resource' ? ['LATEST'] : [];
-  const header = ['NAME', ...columns.map(([title]) => title), ...extra, 'DECLARED IN'];
-  const names = new DisplayNames(objects.map(({ object }) => object));
-  const rows = shown.map(({ object, file }) => [
-    displayName(object),
-    ...columnsOf(object.kind).map(([, value]) =>
-      value(object.spec, (kind, name) => names.of(kind, name, object)),
+  const header = [
+    'NAME',
+    ...columns(shownKinds(what)[0] ?? 'Schema').map(([title]) => title),
+    ...extra,
+    'DECLARED IN',
+  ];
+  const rows = items.map(({ resource, declaredIn, latestVersion }) => [
+    displayName(resource),
+    ...columns(resource.kind).map(([, value]) =>
+      value(resource.spec, (kind, name) => names.of(kind, name, resource)),
     ),
-    ...(what === 'Resource' ? [String(latestVersion(object.metadata.name) ?? '-')] : []),
-    file ?? 'statement',
+    ...(what === 'Resource' ? [String(latestVersion ?? '-')] : []),
+    declaredIn,
   ]);
   return formatTable(header, rows);
 }
 
-function columnsOf(kind: GraphKind): readonly Column<GraphKind>[] {
-  return COLUMNS[kind] as unknown as readonly Column<GraphKind>[];
+function columnsOf(
+  table: { [K in GraphKind]: readonly Column<K>[] },
+  kind: GraphKind,
+): readonly Column<GraphKind>[] {
+  // `?? []`: a kind this build does not know (a newer node's) shows its name and where it is declared.
+  return (table[kind] as readonly Column<GraphKind>[] | undefined) ?? [];
 }
 
 /** Columns separated by two spaces and padded to the widest cell; a count of rows at the end. */

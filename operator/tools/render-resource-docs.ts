@@ -39,6 +39,11 @@ const KIND_NOTES: Readonly<Record<string, string>> = {
     'status; files holding a private key are stored in a Secret. `spec.description` has no statement form:',
     '`SHOW CREATE` prints it as a `--` comment above the statement.',
   ].join(' '),
+  Endpoint: [
+    'The plural is `vhostendpoints`, so `kubectl get endpoints` keeps listing the core Endpoints; chart 0.1.0',
+    'named it `endpoints`, and an upgrade from it re-creates the objects:',
+    '[kubernetes.md, "Upgrading from chart 0.1.0"](kubernetes.md#upgrading-from-chart-010).',
+  ].join(' '),
   Vhost:
     "On Kubernetes, `TLS SECRET '<name>'` serves the hostnames with a `kubernetes.io/tls` Secret instead of a mounted resource.",
   SyslogClient:

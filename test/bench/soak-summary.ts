@@ -158,7 +158,9 @@ export function accounting(
       ),
     );
   }
-  const tooLarge = total(text, 'streamroute_http_ingestor_too_large_total');
+  const tooLarge = total(text, 'streamroute_http_ingestor_requests_failed_total', {
+    reason: 'body_too_large',
+  });
   rows.push(
     line('http 413 (or reset)', http.oversize.sent, http.oversize.refused + http.oversize.unanswered, 0),
   );
@@ -205,7 +207,7 @@ export function nodeLines(metrics: string, log: string): string[] {
     `message errors          ${byReason(metrics, 'streamroute_message_errors_total')}`,
     `connections refused     ${total(metrics, 'streamroute_connections_refused_total')}, ` +
       `timed out ${byReason(metrics, 'streamroute_connections_timed_out_total')}, ` +
-      `aborted uploads ${total(metrics, 'streamroute_http_ingestor_aborted_total')}`,
+      `aborted uploads ${total(metrics, 'streamroute_http_ingestor_requests_failed_total', { reason: 'aborted' })}`,
     `node log (warn, error)  ${log}`,
   ];
 }

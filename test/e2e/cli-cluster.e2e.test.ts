@@ -57,7 +57,10 @@ describe('the CLI on a real kube-apiserver (cluster mode)', function () {
     return name;
   }
 
-  async function cli(args: string[], options: { stdin?: string; signal?: AbortSignal } = {}) {
+  async function cli(
+    args: string[],
+    options: { stdin?: string; signal?: AbortSignal; env?: Record<string, string>; flags?: string[] } = {},
+  ) {
     let out = '';
     let err = '';
     const output: Output = {
@@ -66,12 +69,16 @@ describe('the CLI on a real kube-apiserver (cluster mode)', function () {
     };
     const stdin = { isTTY: false, read: () => Promise.resolve(options.stdin ?? '') };
     const context = {
-      env: {},
+      env: options.env ?? {},
       cwd: scratch,
       stdin,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
-    const code = await runCli(['--kubeconfig', server.kubeconfigPath, ...args], output, context);
+    const code = await runCli(
+      [...(options.flags ?? ['--kubeconfig', server.kubeconfigPath]), ...args],
+      output,
+      context,
+    );
     return { code, out, err };
   }
 
@@ -224,6 +231,62 @@ describe('the CLI on a real kube-apiserver (cluster mode)', function () {
     assert.match(changed.out, /changed endpoint orders_ep/);
     assert.match(changed.out, /^-  path: \/orders$/m);
     assert.match(changed.out, /^\+  path: \/orders\/v2$/m);
+  });
+
+  it('finds the cluster as kubectl does, without flags: $KUBECONFIG, else ~/.kube/config (docs/cli.md, "Choosing the target")', async () => {
+    const ns = await namespace();
+    const statement = ['-d', ns, '-c', 'CREATE SCHEMA orders (id STRING);'];
+    const viaEnv = await cli(statement, { flags: [], env: { KUBECONFIG: server.kubeconfigPath } });
+    assert.equal(viaEnv.code, 0, viaEnv.err);
+    await get(customPath('schemas', ns, 'orders'));
+    const home = join(scratch, `home-${serial++}`);
+    mkdirSync(join(home, '.kube'), { recursive: true });
+    cpSync(server.kubeconfigPath, join(home, '.kube', 'config'));
+    const viaHome = await cli(['-d', ns, '-c', 'SHOW SCHEMAS;'], { flags: [], env: { HOME: home } });
+    assert.equal(viaHome.code, 0, viaHome.err);
+    assert.match(viaHome.out, /orders/);
+    // $STREAMROUTE_SERVER comes before the kubeconfig: the node is the target, and its failure says so.
+    const nodeFirst = await cli(['-c', 'SHOW SCHEMAS;'], {
+      flags: [],
+      env: { HOME: home, STREAMROUTE_SERVER: 'http://127.0.0.1:9' },
+    });
+    assert.equal(nodeFirst.code, 3);
+    assert.match(
+      nodeFirst.err,
+      /no node answers at http:\/\/127\.0\.0\.1:9 .*\n  the node was chosen by \$STREAMROUTE_SERVER; for a cluster, pass --context NAME or --kubeconfig FILE\n$/,
+    );
+    // apply works on a cluster only: the kubeconfig is found although $STREAMROUTE_SERVER is set.
+    writeFileSync(join(scratch, 'more.sql'), 'CREATE SCHEMA more_orders (id STRING);');
+    const applied = await cli(['apply', '-d', ns, '-f', join(scratch, 'more.sql')], {
+      flags: [],
+      env: { HOME: home, STREAMROUTE_SERVER: 'http://127.0.0.1:9' },
+    });
+    assert.equal(applied.code, 0, applied.err);
+    await get(customPath('schemas', ns, 'more-orders'));
+  });
+
+  it('a cluster that does not answer: exit 3, naming the rule that chose it and how to choose a node', async () => {
+    const config = JSON.parse(readFileSync(server.kubeconfigPath, 'utf8')) as {
+      clusters: { cluster: { server: string } }[];
+      'current-context': string;
+    };
+    for (const entry of config.clusters) entry.cluster.server = 'https://127.0.0.1:9';
+    const home = join(scratch, `home-${serial++}`);
+    mkdirSync(join(home, '.kube'), { recursive: true });
+    writeFileSync(join(home, '.kube', 'config'), JSON.stringify(config));
+    const context = config['current-context'];
+    const result = await cli(['-c', 'SHOW SCHEMAS;'], { flags: [], env: { HOME: home } });
+    assert.equal(result.code, 3);
+    assert.match(
+      result.err,
+      /^streamroute: cannot list namespace default: connect ECONNREFUSED 127\.0\.0\.1:9\n/,
+    );
+    assert.ok(
+      result.err.endsWith(
+        `\n  the cluster was chosen by the current context "${context}" of ~/.kube/config; for a node, pass --server URL or set $STREAMROUTE_SERVER\n`,
+      ),
+      result.err,
+    );
   });
 
   it('refuses to roll back to a version the domain does not keep, and pins one it keeps', async () => {

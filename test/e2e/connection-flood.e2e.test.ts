@@ -185,7 +185,12 @@ describe('node e2e: connection floods under a low descriptor limit (issue 15, it
     let frames = 0;
     for (let tries = 0; tries < 50 && frames === 0; tries++) {
       await pause(100);
-      frames = sample(await metrics(), 'streamroute_syslog_frames_total', 'ingestor="tcp-in"');
+      frames = sample(
+        await metrics(),
+        'streamroute_payloads_total',
+        'kind="syslog-ingestor"',
+        'name="tcp_in"',
+      );
     }
     socket.destroy();
     assert.equal(frames, 1);
@@ -194,10 +199,13 @@ describe('node e2e: connection floods under a low descriptor limit (issue 15, it
   it('the refusals are counted in /metrics by listener and reason', async () => {
     const text = await metrics();
     const name = 'streamroute_connections_refused_total';
-    const refused = (listener: string) => sample(text, name, `listener="${listener}"`, 'reason="peer_limit"');
+    const refused = (...labels: string[]) => sample(text, name, ...labels, 'reason="peer_limit"');
     // Each flooder keeps its share and is refused the rest.
-    assert.equal(refused('http'), FLOODERS * (PER_FLOODER - PER_PEER));
-    assert.equal(refused('syslog:default/tcp-in'), FLOODERS * (PER_FLOODER - PER_PEER));
+    assert.equal(refused('listener="http"'), FLOODERS * (PER_FLOODER - PER_PEER));
+    assert.equal(
+      refused('listener="syslog"', 'domain="default"', 'kind="syslog-ingestor"', 'name="tcp_in"'),
+      FLOODERS * (PER_FLOODER - PER_PEER),
+    );
     assert.doesNotMatch(text, /127\.0\.0\.\d+/, 'no peer address in a label');
   });
 
@@ -207,7 +215,7 @@ describe('node e2e: connection floods under a low descriptor limit (issue 15, it
     assert.ok(sample(text, 'streamroute_connections_refused_total', 'reason="node_limit"') > 0);
     const ingest =
       sample(text, 'streamroute_connections_open', 'listener="http"') +
-      sample(text, 'streamroute_connections_open', 'listener="syslog:default/tcp-in"');
+      sample(text, 'streamroute_connections_open', 'listener="syslog"', 'name="tcp_in"');
     assert.equal(ingest, INGEST);
     assert.equal((await httpCall(ports.admin, 'GET', '/healthz')).status, 200);
     const script = JSON.stringify({ script: 'CREATE RELAY flood_check_2 SCHEMA orders UNBRANCHED;' });

@@ -19,6 +19,7 @@ import { sha256Hex } from '../../dataplane/kube/graph-configmap.js';
 import { isStatus, KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { NodeReportStatus } from '../../dataplane/kube/node-report.js';
 import { startDataplane, type RunningDataplane } from '../../dataplane/kube/main.js';
+import { BindError, type BindErrorMode } from '../../dataplane/node/node-listeners.js';
 import { StreamClient } from '../fixtures/admin-client.js';
 import { graphFromStatements, memoryLogger, type LogLine } from '../fixtures/graph-from-statements.js';
 import { requireKubeOrSkip, sharedKubeApiServer, type KubeTestServer } from '../support/kube-apiserver.js';
@@ -73,7 +74,12 @@ interface Scene {
   domain: string;
   nodeName: string;
   logs: LogLine[];
-  start(extra?: { nodeName?: string; bindHost?: string }): Promise<RunningDataplane>;
+  start(extra?: {
+    nodeName?: string;
+    bindHost?: string;
+    adminPort?: number;
+    onBindError?: BindErrorMode;
+  }): Promise<RunningDataplane>;
 }
 
 /** Writes graph version `version` of `domain` as the operator does; `badSha` stores a wrong sha256. */
@@ -218,7 +224,10 @@ describe('data plane e2e: Kubernetes mode against a real API server', function (
           operatorNamespace: operatorNs,
           httpAddress: { host: '127.0.0.1', port: 0 },
           httpsAddress: { host: '127.0.0.1', port: 0 },
-          adminAddress: { host: '127.0.0.1', port: 0 },
+          adminAddress: { host: '127.0.0.1', port: extra.adminPort ?? 0 },
+          ...(extra.onBindError === undefined ? {} : { onBindError: extra.onBindError }),
+          // A held admin port is retried sooner than production's 1 s.
+          ...(extra.adminPort === undefined ? {} : { retry: { initialMs: 100, maxMs: 100 } }),
           logger,
           // Faster than production (1 QPS, 10 s spacing) so the test stays short; the logic is the same.
           rateLimit: { qps: 20, burst: 20 },
@@ -235,6 +244,35 @@ describe('data plane e2e: Kubernetes mode against a real API server', function (
 
   afterEach(async () => {
     for (const dataplane of running.splice(0)) await dataplane.stop();
+  });
+
+  it('a port in use at start: retried by default, serving once it frees; with onBindError exit the start stops, naming it', async () => {
+    const { api, domain, operatorNs } = scene;
+    const sha1 = await publishGraph(api, domain, { version: 1, statements: ORDERS_GRAPH });
+    await writeIndex(api, operatorNs, { domains: { [domain]: { version: 1, sha256: sha1 } } });
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const adminPort = (blocker.address() as { port: number }).port;
+
+    await assert.rejects(
+      scene.start({ adminPort, onBindError: 'exit' }),
+      (error: unknown) =>
+        error instanceof BindError &&
+        error.message ===
+          `cannot listen on 127.0.0.1:${adminPort} (admin API, --admin-listen-addr): EADDRINUSE, address already in use; free the address or choose another, or start with --on-bind-error retry to wait for it`,
+    );
+
+    const dataplane = await scene.start({ adminPort });
+    assert.equal(dataplane.admin.status.state, 'Retrying');
+    assert.equal(dataplane.admin.status.error?.code, 'EADDRINUSE');
+    assert.equal(
+      await post(dataplane, '/orders', { order_id: 'P1', amount: 1 }),
+      202,
+      'HTTP serves meanwhile',
+    );
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    await waitFor(() => dataplane.admin.status.state === 'Running', WAIT_MS, 'the admin API bound');
+    assert.equal(dataplane.ports().admin, adminPort);
   });
 
   it('serves the index’s graph, hot-reloads to a new (gzip) version, reports it, and drops a domain that leaves the index', async () => {

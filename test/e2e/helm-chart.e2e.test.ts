@@ -355,6 +355,10 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '/etc/streamroute/internal-tls/tls.crt',
         '--internal-client-key-file',
         '/etc/streamroute/internal-tls/tls.key',
+        '--log-level',
+        'info',
+        '--log-format',
+        'json',
       ]);
       assert.deepEqual(container.livenessProbe?.httpGet, { path: '/healthz', port: 'health' });
       assert.deepEqual(container.readinessProbe?.httpGet, { path: '/readyz', port: 'health' });
@@ -397,6 +401,10 @@ describe('Helm chart charts/streamroute (real helm)', function () {
         '/etc/streamroute/internal-tls/ca.crt',
         '--health-listen-addr',
         '0.0.0.0:8090',
+        '--log-level',
+        'info',
+        '--log-format',
+        'json',
       ]);
       // The startup probe holds the liveness probe off while the first sync (at 1 QPS) runs: 5 minutes.
       assert.deepEqual(firstContainer(daemonSet).startupProbe, {
@@ -641,7 +649,10 @@ describe('Helm chart charts/streamroute (real helm)', function () {
       '--keep-versions',
       '3',
     ]);
-    assert.deepEqual(args.slice(-2), ['--watch-namespaces', 'a,b']);
+    assert.deepEqual(args.slice(args.indexOf('--watch-namespaces'), args.indexOf('--watch-namespaces') + 2), [
+      '--watch-namespaces',
+      'a,b',
+    ]);
   });
 
   const VARIANTS: [string, Record<string, unknown>][] = [

@@ -69,7 +69,12 @@ describe('node e2e: HTTP statuses and limits', () => {
 
     assert.equal(await responses('413', 'body_too_large'), 1);
     assert.equal(
-      await node.metric('streamroute_http_ingestor_too_large_total', { ingestor: 'default/web_in' }),
+      await node.metric('streamroute_http_ingestor_requests_failed_total', {
+        domain: 'default',
+        kind: 'http-ingestor',
+        name: 'web_in',
+        reason: 'body_too_large',
+      }),
       1,
     );
     // The node keeps serving.
@@ -100,7 +105,12 @@ describe('node e2e: HTTP statuses and limits', () => {
 
     assert.deepEqual(await linesOf(web, 1), [line({ order_id: 'T64', amount: 1, channel: 'tiny' })]);
     assert.equal(
-      await node.metric('streamroute_http_ingestor_too_large_total', { ingestor: 'default/tiny_in' }),
+      await node.metric('streamroute_http_ingestor_requests_failed_total', {
+        domain: 'default',
+        kind: 'http-ingestor',
+        name: 'tiny_in',
+        reason: 'body_too_large',
+      }),
       2,
     );
     assert.equal(await node.metric('streamroute_payloads_total', { name: 'tiny_in' }), 1);

@@ -1,6 +1,6 @@
 // The README's walk-through, run as a newcomer runs it: the main job (`npm run example`, the embedded node
 // on examples/quickstart) in one process, `streamroute subscribe` in a second, the README's curl command
-// in a third, then the README's describe and statement commands. Ports are the system's choice instead
+// in a third, then the README's describe, statement and `top` commands. Ports are the system's choice instead
 // of 8080/8081; everything else is the README's text, read from README.md so the two cannot drift.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -125,6 +125,17 @@ describe('the README walk-through (real processes, real curl)', function () {
     const created = collect(create);
     assert.equal(await exited(create), 0, created.stderr());
     assert.match(created.stdout(), /CREATE RELAY audit\n-- domain default runs graph version 2/);
+
+    // `top` without a terminal (stdin is not one here): one look at the components, as a table
+    const top = streamroute(['--server', server, ...words(readmeLine('npx streamroute top')).slice(2)]);
+    const looked = collect(top);
+    assert.equal(await exited(top), 0, looked.stderr());
+    assert.match(looked.stdout(), /^KIND +NAME +STATE +IN\/S +OUT\/S +IN +OUT +ERRORS +DROPS +PENDING\n/);
+    assert.match(
+      looked.stdout(),
+      /^http-ingestor +orders_in +Running +\S+ +\S+ +[1-9]\d* +[1-9]\d* +0 +0 +0$/m,
+    );
+    assert.match(looked.stdout(), /^relay +audit +- /m);
 
     // The subscriber outlived the reload and still receives.
     const before = subscribed.stdout().split('\n').length;

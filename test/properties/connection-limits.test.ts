@@ -36,8 +36,8 @@ interface Limits {
 interface Subject {
   port: number;
   registry: Registry;
-  /** The `listener` label of its connection counters. */
-  label: string;
+  /** The labels of its connection counters' series (`listener`, and a syslog ingestor's own). */
+  labels: Record<string, string>;
   /** Whether the listener applies a per-peer share (the admin API and health listener do not). */
   fair: boolean;
   tls: boolean;
@@ -75,7 +75,7 @@ async function httpIngestion(limits: Limits, secure: boolean): Promise<Subject> 
   return {
     port: status.port!,
     registry,
-    label: secure ? 'https' : 'http',
+    labels: { listener: secure ? 'https' : 'http' },
     fair: true,
     tls: secure,
     request: HTTP_REQUEST,
@@ -110,7 +110,7 @@ async function syslogListener(limits: Limits, secure: boolean): Promise<Subject>
   return {
     port: status.port!,
     registry,
-    label: 'syslog:d/in',
+    labels: { listener: 'syslog', domain: 'd', kind: 'syslog-ingestor', name: 'in' },
     fair: true,
     tls: secure,
     request: '<13>from another peer\n',
@@ -135,7 +135,7 @@ async function adminServer(limits: Limits): Promise<Subject> {
   return {
     port: status.port!,
     registry: backend.registry,
-    label: 'admin',
+    labels: { listener: 'admin' },
     fair: false,
     tls: false,
     request: HEALTH_REQUEST,
@@ -159,7 +159,7 @@ async function healthServer(limits: Limits): Promise<Subject> {
   return {
     port: health.port,
     registry,
-    label: 'health',
+    labels: { listener: 'health' },
     fair: false,
     tls: false,
     request: HEALTH_REQUEST,
@@ -220,7 +220,7 @@ async function servedFrom(subject: Subject, from: string): Promise<boolean> {
 }
 
 const metric = (subject: Subject, name: string, labels: Record<string, string>): Promise<number> =>
-  readCounter(subject.registry, name, { listener: subject.label, ...labels });
+  readCounter(subject.registry, name, { ...subject.labels, ...labels });
 
 describe('connection limits of every listener kind (issue 15, item 2)', function () {
   this.timeout(120_000);
@@ -424,9 +424,14 @@ describe('connection limits of every listener kind (issue 15, item 2)', function
       for (let n = 0; n < 6; n++) sockets.push(await idle(httpPort, '127.0.0.30'));
       for (let n = 0; n < 6; n++) sockets.push(await idle(syslogPort, '127.0.0.31'));
       sockets.push(await idle(httpPort, '127.0.0.32'));
-      const refused = (listener: string) =>
-        readCounter(registry, 'streamroute_connections_refused_total', { listener, reason: 'node_limit' });
-      await waitFor(async () => (await refused('syslog:d/in')) === 2 && (await refused('http')) === 1);
+      const refused = (listener: string, labels: Record<string, string> = {}) =>
+        readCounter(registry, 'streamroute_connections_refused_total', {
+          listener,
+          ...labels,
+          reason: 'node_limit',
+        });
+      const syslog = { domain: 'd', kind: 'syslog-ingestor', name: 'in' };
+      await waitFor(async () => (await refused('syslog', syslog)) === 2 && (await refused('http')) === 1);
       assert.equal(connections.pool.open, 10);
     } finally {
       for (const socket of sockets) socket.destroy();

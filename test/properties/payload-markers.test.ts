@@ -7,8 +7,9 @@
 // elements, CBOR duplicate keys, bad UTF-8 everywhere; protobuf unknown fields and wrong wire types; every
 // SYSLOG header field; and ON EMITTING programs whose output the format cannot write. They run through the
 // data plane's real topology (codecs, routes, relays, syslog emitters over UDP to 127.0.0.1) with an
-// in-memory log sink; every log line and every /metrics sample is then searched for the marker, for its
-// digits and for its character codes (jq prints a string as a list of codes in some path errors).
+// in-memory log sink; every log line, as JSON and as `--log-format text` writes it, and every /metrics
+// sample is then searched for the marker, for its digits and for its character codes (jq prints a string
+// as a list of codes in some path errors).
 import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import fc from 'fast-check';
@@ -19,6 +20,7 @@ import { stringify as yamlStringify } from 'yaml';
 import { cborBytes } from '../../dataplane/codecs/formats/cbor-writer.js';
 import type { JsonValue } from '../../dataplane/codecs/json-value.js';
 import { ManualClock } from '../../dataplane/core/clock.js';
+import { textLogLine } from '../../dataplane/core/text-log-line.js';
 import { loadGraph } from '../../dataplane/graph/load.js';
 import type { Graph } from '../../dataplane/graph/types.js';
 import { buildTopology, type Topology } from '../../dataplane/runtime/topology.js';
@@ -500,11 +502,10 @@ function wirePayloads(string: string, key: string, value: Tree): Uint8Array[] {
 
 // ---- running it ----
 
-/** Log lines and /metrics text that contain the marker in any of its forms. */
-function leaksIn(lines: readonly LogLine[], metrics: string): string[] {
+/** Log lines (JSON and text) and /metrics text that contain the marker in any of its forms. */
+function leaksIn(lines: readonly LogLine[], texts: readonly string[], metrics: string): string[] {
   const found: string[] = [];
-  for (const line of lines) {
-    const shown = JSON.stringify(line);
+  for (const shown of [...lines.map((line) => JSON.stringify(line)), ...texts]) {
     if (NEEDLES.some((needle) => shown.includes(needle))) found.push(shown);
   }
   for (const sample of metrics.split('\n')) {
@@ -519,6 +520,8 @@ describe('no payload text in logs or /metrics: a marker in every position of eve
   let topology: Topology;
   let registry: Registry;
   const logs: LogLine[] = [];
+  /** The same lines as `--log-format text` writes them. */
+  const texts: string[] = [];
 
   before(async () => {
     await prepareCompileAll();
@@ -528,7 +531,12 @@ describe('no payload text in logs or /metrics: a marker in every position of eve
     const graph = compile(udp.address().port);
     registry = new Registry();
     // No time or pid: only what the node writes is searched (a timestamp may hold any digits).
-    const stream = { write: (line: string): void => void logs.push(JSON.parse(line) as LogLine) };
+    const stream = {
+      write: (line: string): void => {
+        logs.push(JSON.parse(line) as LogLine);
+        texts.push(textLogLine(line));
+      },
+    };
     const logger = pino({ level: 'debug', timestamp: false, base: null }, stream);
     // every message error's line is read for the marker, so none is summed into a count
     const deps = { registry, logger, clock: new ManualClock(0), messageErrorLines: Number.POSITIVE_INFINITY };
@@ -575,10 +583,12 @@ describe('no payload text in logs or /metrics: a marker in every position of eve
     // Lines name components as their statements wrote them (decision 0025): back to resource names.
     for (const line of logs)
       if (line.msg.startsWith('message error')) failed.add(resource(String(line.name)));
-    const leaks = leaksIn(logs, await registry.metrics());
+    const leaks = leaksIn(logs, texts, await registry.metrics());
     const messageErrors = logs.filter((line) => line.msg.startsWith('message error')).length;
     assert.ok(messageErrors > 0, 'message errors were logged');
+    assert.equal(texts.length, logs.length);
     logs.length = 0;
+    texts.length = 0;
     assert.deepEqual(leaks.slice(0, 40), [], `${leaks.length} log lines or samples show the marker`);
   }
 

@@ -127,3 +127,25 @@ const ACCESS_KINDS = new Set(['ServiceAccount', 'ClusterRole', 'ClusterRoleBindi
 export function accessObjects(objects: readonly RenderedObject[]): RenderedObject[] {
   return objects.filter((object) => ACCESS_KINDS.has(object.kind));
 }
+
+/** Runs helm expecting it to fail; resolves with what it printed (stderr, then stdout). */
+export async function helmFailure(
+  args: readonly string[],
+  values: Record<string, unknown> = {},
+): Promise<string> {
+  try {
+    const { stdout } = await runHelm(args, values);
+    throw new Error(
+      `helm ${args.join(' ')} succeeded; expected a failure. It printed:\n${stdout.slice(0, 2000)}`,
+    );
+  } catch (error: unknown) {
+    const failed = error as { stderr?: string; stdout?: string };
+    if (failed.stderr === undefined && failed.stdout === undefined) throw error;
+    return `${failed.stderr ?? ''}${failed.stdout ?? ''}`;
+  }
+}
+
+/** `helm template` of charts/streamroute expecting a failure; resolves with its error text. */
+export function templateFailure(values: Record<string, unknown>): Promise<string> {
+  return helmFailure(['template', DEFAULT_RELEASE, CHART_DIR, '--namespace', DEFAULT_NAMESPACE], values);
+}

@@ -125,11 +125,34 @@ resources
 codecs
 relays
 vhosts
-endpoints
+vhostendpoints
 syslogclients
 httpingestors
 syslogingestors
 junctions
 correlators
 emitters
+{{- end -}}
+
+{{/*
+The scrape endpoint (a list of one) of a ServiceMonitor or PodMonitor: the health listener's /metrics (plain HTTP, no
+record data). Call with (dict "component" "dataplane" "monitor" .Values.metrics.podMonitor).
+*/}}
+{{- define "streamroute.scrapeEndpoint" -}}
+- port: health
+  path: /metrics
+  scheme: http
+  {{- with .monitor.interval }}
+  interval: {{ . }}
+  {{- end }}
+  {{- with .monitor.scrapeTimeout }}
+  scrapeTimeout: {{ . }}
+  {{- end }}
+  {{- if eq .component "dataplane" }}
+  # One data-plane pod per node: its series carry the node's name.
+  relabelings:
+    - action: replace
+      sourceLabels: [__meta_kubernetes_pod_node_name]
+      targetLabel: node
+  {{- end }}
 {{- end -}}

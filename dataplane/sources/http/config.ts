@@ -7,6 +7,13 @@ export const DEFAULT_HTTP_LISTEN_ADDR = '0.0.0.0:8080';
 /** Our choice (docs/http-ingestion.md, "Listeners"): 8443 is the conventional unprivileged HTTPS port. */
 export const DEFAULT_HTTPS_LISTEN_ADDR = '0.0.0.0:8443';
 
+/**
+ * `--http-error-body`: what a refused request's body says. `explain`: one line of why (the embedded
+ * node's default); `empty`: nothing (the default on a cluster: docs/http-ingestion.md).
+ */
+export const HTTP_ERROR_BODIES = ['explain', 'empty'] as const;
+export type HttpErrorBody = (typeof HTTP_ERROR_BODIES)[number];
+
 export type ParsedListenAddress = { ok: true; address: ListenAddress } | { ok: false; message: string };
 
 /** `host:port` with an IPv4 address or a bracketed IPv6 address (`[::]:8080`). */

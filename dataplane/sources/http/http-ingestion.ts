@@ -13,7 +13,7 @@ import {
   type ListenerStatus,
   type RetryPolicy,
 } from '../../net/retrying-listener.js';
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config.js';
+import { DEFAULT_SERVER_LIMITS, type HttpErrorBody, type ServerLimits } from './config.js';
 import { IngestHandler } from './ingest-handler.js';
 import { buildRoutingTables, type RoutingProblem } from './routing-table.js';
 import type { HttpRoute } from './target.js';
@@ -30,6 +30,8 @@ export interface HttpIngestionOptions {
   clock?: Clock;
   retry?: RetryPolicy;
   limits?: Partial<ServerLimits>;
+  /** What a refused request's body says: `empty` (the default) or `explain` (one line of why). */
+  errorBody?: HttpErrorBody;
   /**
    * The node's ingestion connection pool and per-peer share (default: a pool of its own, sized from the
    * descriptor limit, counted in a registry of its own).
@@ -63,8 +65,15 @@ export class HttpIngestion {
     const clock = options.clock ?? systemClock;
     this.#tls = options.tls;
     this.#telemetry = options.telemetry;
-    this.#plain = new IngestHandler('http', options.telemetry);
-    this.#secure = new IngestHandler('https', options.telemetry);
+    const explain = options.errorBody === 'explain';
+    this.#plain = new IngestHandler('http', options.telemetry, {
+      explain,
+      otherTable: () => this.#secure.table,
+    });
+    this.#secure = new IngestHandler('https', options.telemetry, {
+      explain,
+      otherTable: () => this.#plain.table,
+    });
     const secure = this.#secure;
     const sniCallback = (
       servername: string,
@@ -112,11 +121,19 @@ export class HttpIngestion {
     this.https = listener('https', this.#servers.https, options.httpsAddress);
   }
 
-  /** Opens the HTTP listener (and the HTTPS one when TLS vhosts are routed); resolves after the first attempt. */
+  /**
+   * Opens the HTTP listener (and the HTTPS one when TLS vhosts are routed); resolves after the first
+   * attempt of both, with the HTTP listener's status.
+   */
   async start(): Promise<ListenerStatus> {
     this.#started = true;
-    if (this.#wantsHttps) void this.https.start();
-    return this.http.start();
+    const [http] = await Promise.all([this.http.start(), this.#wantsHttps ? this.https.start() : undefined]);
+    return http;
+  }
+
+  /** Whether the HTTPS listener is meant to be open: a TLS vhost has been routed. */
+  get wantsHttps(): boolean {
+    return this.#wantsHttps;
   }
 
   /** Builds and swaps both routing tables. Never throws: what cannot be served is in `problems`. */

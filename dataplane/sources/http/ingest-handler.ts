@@ -8,7 +8,8 @@
 //   202  the whole body was handed to the target (fire-and-forget: not a promise that it decodes)
 //   500  the target threw while taking the body (a bug in the runtime; counted and logged)
 //
-// Responses have no body (`Content-Length: 0`). A request rejected before its body was read closes the connection (the
+// Responses have no body (`Content-Length: 0`), unless the handler explains refusals (`--http-error-body
+// explain`): then a refusal's body is one line of text saying why (reject-text.ts). A request rejected before its body was read closes the connection (the
 // alternative is reading and discarding a body of any size to keep it open). A client that goes away
 // mid-body gets no response; the upload is counted as aborted and nothing is delivered.
 //
@@ -20,18 +21,30 @@ import type { Duplex } from 'node:stream';
 import { wasRefused } from '../../net/connection-gate.js';
 import { declaredLength, hasBody, readBody, type BodyOutcome, type BodySink } from './read-body.js';
 import { requestTarget } from './request-target.js';
+import { rejectText } from './reject-text.js';
 import { RoutingTable } from './routing-table.js';
 import type { HttpMetadata, HttpTarget } from './target.js';
 import type { HttpTelemetry, ListenerName, RejectReason } from './telemetry.js';
 
+export interface IngestHandlerOptions {
+  /** Refusals get a text body saying why (default: an empty body). */
+  explain?: boolean;
+  /** The other listener's table, named in an explanation (a TLS host asked over HTTP). */
+  otherTable?: () => RoutingTable;
+}
+
 export class IngestHandler implements BodySink<Routed> {
   readonly #listener: ListenerName;
   readonly #telemetry: HttpTelemetry;
+  readonly #explain: boolean;
+  readonly #otherTable: () => RoutingTable;
   #table: RoutingTable = RoutingTable.EMPTY;
 
-  constructor(listener: ListenerName, telemetry: HttpTelemetry) {
+  constructor(listener: ListenerName, telemetry: HttpTelemetry, options: IngestHandlerOptions = {}) {
     this.#listener = listener;
     this.#telemetry = telemetry;
+    this.#explain = options.explain ?? false;
+    this.#otherTable = options.otherTable ?? (() => RoutingTable.EMPTY);
   }
 
   get table(): RoutingTable {
@@ -69,21 +82,23 @@ export class IngestHandler implements BodySink<Routed> {
 
   #handle(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
     const { host, path } = requestTarget(req.url ?? '', req.headers.host);
-    const target = host === undefined ? 'unknown_host' : this.#table.lookup(host, path);
-    if (typeof target === 'string') return this.#reject(res, 404, target);
-    if (req.method !== 'POST') return this.#reject(res, 405, 'method_not_allowed', target);
+    const table = this.#table;
+    const target = host === undefined ? 'unknown_host' : table.lookup(host, path);
+    const refused = { res, host, path, table };
+    if (typeof target === 'string') return this.#reject(refused, 404, target);
+    if (req.method !== 'POST') return this.#reject(refused, 405, 'method_not_allowed', target);
     const declared = declaredLength(req);
     if (declared !== undefined && declared > target.maxBodyBytes)
-      return this.#reject(res, 413, 'body_too_large', target);
+      return this.#reject(refused, 413, 'body_too_large', target);
     if (expectsContinue) res.writeContinue();
     readBody(req, target.maxBodyBytes, this, { req, res, target, host: host ?? '', path });
   }
 
   /** How reading a routed request's body ended (called by `readBody`). */
   bodyRead({ req, res, target, host, path }: Routed, outcome: BodyOutcome): void {
-    if (outcome.kind === 'too_large') return this.#reject(res, 413, 'body_too_large', target);
-    if (outcome.kind === 'aborted')
-      return this.#telemetry.aborted(this.#listener, target.name, outcome.bytesRead);
+    const refused = { res, host, path, table: this.#table };
+    if (outcome.kind === 'too_large') return this.#reject(refused, 413, 'body_too_large', target);
+    if (outcome.kind === 'aborted') return this.#telemetry.aborted(this.#listener, target, outcome.bytesRead);
     const metadata: HttpMetadata = {
       remote_addr: remoteAddr(req.socket),
       host,
@@ -93,20 +108,47 @@ export class IngestHandler implements BodySink<Routed> {
     try {
       target.deliver(outcome.body, metadata);
     } catch {
-      return this.#reject(res, 500, 'deliver_failed', target);
+      return this.#reject(refused, 500, 'deliver_failed', target);
     }
-    this.#telemetry.accepted(this.#listener, target.name, outcome.body.byteLength);
+    this.#telemetry.accepted(this.#listener, target, outcome.body.byteLength);
     res.statusCode = 202;
     res.end();
   }
 
-  #reject(res: ServerResponse, status: number, reason: RejectReason, target?: HttpTarget): void {
-    this.#telemetry.rejected(this.#listener, status, reason, target?.name);
+  #reject(refused: Refused, status: number, reason: RejectReason, target?: HttpTarget): void {
+    const { res, host, path, table } = refused;
+    const hostHeader = res.req.headers.host;
+    this.#telemetry.rejected(this.#listener, status, reason, { to: target, host: host ?? hostHeader });
     if (status === 405) res.setHeader('Allow', 'POST');
     if (status === 413 || (!res.req.complete && !discardable(res.req))) res.setHeader('Connection', 'close');
     res.statusCode = status;
-    res.end();
+    if (!this.#explain) return void res.end();
+    const text = rejectText(reason, {
+      listener: this.#listener,
+      hostHeader,
+      host,
+      path,
+      method: res.req.method ?? '',
+      table,
+      otherTable: this.#otherTable(),
+      ...(target === undefined ? {} : { maxBodyBytes: target.maxBodyBytes }),
+    });
+    const body = `${text}\n`;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.end(body);
   }
+}
+
+/** What a refusal's answer and log line are made from. */
+interface Refused {
+  res: ServerResponse;
+  /** Canonical; undefined when the request named no host we could serve. */
+  host: string | undefined;
+  path: string;
+  /** The table that routed the request. */
+  table: RoutingTable;
 }
 
 /** A request whose headers picked a target; its body is being read. */

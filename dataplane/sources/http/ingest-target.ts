@@ -35,6 +35,8 @@ export interface IngestTarget extends HttpTarget {
 export interface IngestTargetOptions {
   /** Unique per node, e.g. `<domain>/<ingestor>`. */
   name: string;
+  /** The ingestor's domain and name, its labels on `/metrics`. */
+  component?: HttpTarget['component'];
   ingestor: Pick<GraphHttpIngestor, 'maxBodyBytes' | 'quiesce'>;
   ingest: IngestFn;
   telemetry: HttpTelemetry;
@@ -78,6 +80,7 @@ export function createIngestTarget(options: IngestTargetOptions): IngestTarget {
   let droppedAtQuiesce = 0;
   return {
     name,
+    ...(options.component === undefined ? {} : { component: options.component }),
     maxBodyBytes: options.ingestor.maxBodyBytes,
     get state() {
       return buffer.state;

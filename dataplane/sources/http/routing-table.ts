@@ -45,6 +45,11 @@ export class RoutingTable {
     return host === undefined ? undefined : this.#contexts.get(host);
   }
 
+  /** The paths served on a canonical host (none when the host is not served). */
+  pathsOf(host: string): string[] {
+    return [...(this.#hosts.get(host)?.keys() ?? [])];
+  }
+
   get hostnames(): string[] {
     return [...this.#hosts.keys()];
   }

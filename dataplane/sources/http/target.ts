@@ -20,6 +20,11 @@ export type HttpMetadata = {
 export interface HttpTarget {
   /** Stable, unique per node (e.g. `<domain>/<ingestor>`); used in logs, metrics and problems. */
   readonly name: string;
+  /**
+   * The graph's HTTP ingestor behind the target: the `domain` and `name` labels of its per-ingestor
+   * counters on `/metrics` (a target without one, a listener test's, is counted for DESCRIBE only).
+   */
+  readonly component?: { readonly domain: string; readonly name: string };
   /** Larger bodies are answered 413 and never delivered. */
   readonly maxBodyBytes: number;
   /**

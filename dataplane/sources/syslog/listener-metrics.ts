@@ -1,30 +1,38 @@
 // Prometheus counters of syslog listeners, read from their plain-number stats when prom-client collects
 // (like telemetry.ts CounterSink: nothing is hashed per frame). One set of counters per registry; each
 // listener adds what it counted since the last scrape, so a listener built again on hot reload (its stats
-// start at zero) counts on in the same series. Labels are bounded: domain, ingestor, protocol and, for
-// closed connections, the close cause.
-import { Counter, type Registry } from 'prom-client';
+// start at zero) counts on in the same series. Labels are bounded: the ingestor as a component (domain,
+// kind `syslog-ingestor`, name), the protocol and, for closed connections, the close cause. The frames a
+// listener hands on, and their bytes, are the ingestor's `streamroute_payloads_total` and
+// `streamroute_payload_bytes_total`, not a family of their own.
+import type { Counter, Registry } from 'prom-client';
+import { COMPONENT_LABELS, counterOf, counterSpec, type MetricSpec } from '../../core/metric-spec.js';
 import type { SyslogListenerStats } from './listener-stats.js';
 
-export const SYSLOG_METRICS = {
-  connections: {
-    name: 'streamroute_syslog_connections_total',
-    help: 'TCP/TLS connections a syslog listener accepted',
-  },
-  connectionsClosed: {
-    name: 'streamroute_syslog_connections_closed_total',
-    help: 'TCP/TLS connections of a syslog listener that closed, by cause',
-  },
-  frames: { name: 'streamroute_syslog_frames_total', help: 'Frames (messages) a syslog listener received' },
-  tlsHandshakeFailures: {
-    name: 'streamroute_syslog_tls_handshake_failures_total',
-    help: 'TLS handshakes a syslog listener refused or that failed',
-  },
-} as const;
+const LABELS = [...COMPONENT_LABELS, 'protocol'] as const;
 
+export const SYSLOG_METRICS = {
+  connections: counterSpec(
+    'streamroute_syslog_connections_total',
+    'TCP/TLS connections a syslog listener accepted',
+    LABELS,
+  ),
+  connectionsClosed: counterSpec(
+    'streamroute_syslog_connections_closed_total',
+    'TCP/TLS connections of a syslog listener that closed, by cause',
+    [...LABELS, 'cause'],
+  ),
+  tlsHandshakeFailures: counterSpec(
+    'streamroute_syslog_tls_handshake_failures_total',
+    'TLS handshakes a syslog listener refused or that failed',
+    LABELS,
+  ),
+} as const satisfies Record<string, MetricSpec>;
+
+/** The listener's ingestor (its kind is always `syslog-ingestor`) and protocol. */
 export interface ListenerLabels {
   domain: string;
-  ingestor: string;
+  name: string;
   protocol: string;
 }
 
@@ -32,7 +40,6 @@ interface Source {
   labels: ListenerLabels;
   read: () => SyslogListenerStats;
   accepted: number;
-  frames: number;
   handshakes: number;
   closed: Map<string, number>;
 }
@@ -41,18 +48,13 @@ class SyslogCounters {
   readonly #sources = new Set<Source>();
   readonly #connections: Counter;
   readonly #closed: Counter;
-  readonly #frames: Counter;
   readonly #handshakes: Counter;
 
   constructor(registry: Registry) {
-    const labelNames = ['domain', 'ingestor', 'protocol'];
     const collect = (): void => this.collect();
-    const make = (metric: { name: string; help: string }, names: string[]): Counter =>
-      new Counter({ ...metric, labelNames: names, registers: [registry], collect });
-    this.#connections = make(SYSLOG_METRICS.connections, labelNames);
-    this.#closed = make(SYSLOG_METRICS.connectionsClosed, [...labelNames, 'cause']);
-    this.#frames = make(SYSLOG_METRICS.frames, labelNames);
-    this.#handshakes = make(SYSLOG_METRICS.tlsHandshakeFailures, labelNames);
+    this.#connections = counterOf(SYSLOG_METRICS.connections, registry, collect);
+    this.#closed = counterOf(SYSLOG_METRICS.connectionsClosed, registry, collect);
+    this.#handshakes = counterOf(SYSLOG_METRICS.tlsHandshakeFailures, registry, collect);
   }
 
   add(source: Source): void {
@@ -70,15 +72,14 @@ class SyslogCounters {
 
   #collectOne(source: Source): void {
     const stats = source.read();
-    const labels = { ...source.labels };
+    const { domain, name, protocol } = source.labels;
+    const labels = { domain, kind: 'syslog-ingestor', name, protocol };
     const inc = (counter: Counter, delta: number, extra: Record<string, string> = {}): void => {
       if (delta > 0) counter.inc({ ...labels, ...extra }, delta);
     };
     inc(this.#connections, stats.connectionsAccepted - source.accepted);
-    inc(this.#frames, stats.frames - source.frames);
     inc(this.#handshakes, stats.tlsHandshakeFailures - source.handshakes);
     source.accepted = stats.connectionsAccepted;
-    source.frames = stats.frames;
     source.handshakes = stats.tlsHandshakeFailures;
     for (const [cause, count] of Object.entries(stats.connectionsClosed)) {
       inc(this.#closed, count - (source.closed.get(cause) ?? 0), { cause });
@@ -89,19 +90,28 @@ class SyslogCounters {
 
 const BY_REGISTRY = new WeakMap<Registry, SyslogCounters>();
 
+function countersOf(registry: Registry): SyslogCounters {
+  let counters = BY_REGISTRY.get(registry);
+  if (counters === undefined) {
+    counters = new SyslogCounters(registry);
+    BY_REGISTRY.set(registry, counters);
+  }
+  return counters;
+}
+
+/** Registers the syslog families in `registry` now, so `/metrics` lists them before a listener runs. */
+export function registerSyslogMetrics(registry: Registry): void {
+  countersOf(registry);
+}
+
 /** Counts a listener's stats into `registry`; the returned function counts the rest and detaches it. */
 export function registerListenerMetrics(
   registry: Registry,
   labels: ListenerLabels,
   read: () => SyslogListenerStats,
 ): () => void {
-  let counters = BY_REGISTRY.get(registry);
-  if (counters === undefined) {
-    counters = new SyslogCounters(registry);
-    BY_REGISTRY.set(registry, counters);
-  }
-  const source: Source = { labels, read, accepted: 0, frames: 0, handshakes: 0, closed: new Map() };
+  const counters = countersOf(registry);
+  const source: Source = { labels, read, accepted: 0, handshakes: 0, closed: new Map() };
   counters.add(source);
-  const owner = counters;
-  return () => owner.remove(source);
+  return () => counters.remove(source);
 }

@@ -56,7 +56,10 @@ describe('syslog TCP/TLS listener: partial-frame and idle timeouts', () => {
 
   const timedOut = (reason: string): Promise<number> =>
     readCounter(harness!.registry, 'streamroute_connections_timed_out_total', {
-      listener: 'syslog:d/in',
+      listener: 'syslog',
+      domain: 'd',
+      kind: 'syslog-ingestor',
+      name: 'in',
       reason,
     });
 

@@ -72,7 +72,7 @@ export interface SyslogListenerOptions {
   idleTimeoutMs?: number;
   /**
    * TCP/TLS: the node's ingestion connection pool and per-peer share (default: a pool of its own sized
-   * from the descriptor limit). Refusals and timeouts count in `registry` as `syslog:<domain>/<ingestor>`.
+   * from the descriptor limit). Refusals and timeouts count in `registry` under `listener="syslog"` and the ingestor's labels.
    */
   connections?: IngestConnections | undefined;
 }
@@ -139,7 +139,7 @@ export function createSyslogListener(options: SyslogListenerOptions): SyslogList
     intake.canPause = dgramCanPause();
     transport = new UdpListener({ ...common, drops: options.drops });
   } else {
-    const stream = streamTransport(options, common, name);
+    const stream = streamTransport(options, common);
     gate = stream.gate;
     transport = stream.listener;
   }
@@ -148,7 +148,7 @@ export function createSyslogListener(options: SyslogListenerOptions): SyslogList
       ? undefined
       : registerListenerMetrics(
           options.registry,
-          { domain: options.domain, ingestor: options.ingestor, protocol: options.protocol },
+          { domain: options.domain, name: options.ingestor, protocol: options.protocol },
           () => stats,
         );
   const sockets = transport;
@@ -183,17 +183,16 @@ type Common = Omit<
   'tls' | 'tlsHandshakeTimeoutMs' | 'partialFrameTimeoutMs' | 'idleTimeoutMs' | 'gate'
 >;
 
-/** TCP or TLS: the listener and the gate that admits its connections (named `syslog:<domain>/<ingestor>`). */
+/** TCP or TLS: the listener and the gate that admits its connections (counted as the ingestor's). */
 function streamTransport(
   options: SyslogListenerOptions,
   common: Common,
-  name: string,
 ): { listener: StreamListener; gate: ConnectionGate } {
   const { clock, registry } = options;
   const connections =
     options.connections ??
     ingestConnections({}, { clock, logger: common.logger, ...(registry ? { registry } : {}) });
-  const gate = ingestGate(connections, `syslog:${name}`);
+  const gate = ingestGate(connections, { domain: options.domain, name: options.ingestor });
   const listener = new StreamListener({
     ...common,
     tls: options.protocol === 'tls' ? options.tls : undefined,
@@ -218,7 +217,9 @@ function lifecycleHooks(logger: Logger, options: SyslogListenerOptions): Listene
     },
     listenFailed(address, code, retryInMs) {
       failing = true;
-      logger.info({ address, code, retryInMs }, 'syslog listener bind failed: retrying');
+      // Not retried: the node stops and its one line on stderr says why.
+      if (retryInMs === undefined) logger.debug({ address, code }, 'syslog listener bind failed');
+      else logger.info({ address, code, retryInMs }, 'syslog listener bind failed: retrying');
     },
     serverError(code) {
       options.drops.generalError('listener_socket_error', `the listening socket failed (${code})`);

@@ -1,11 +1,12 @@
-// Endpoint: a path on a vhost (docs/language.md, "Vhosts and endpoints").
+// Endpoint: a path on a vhost (docs/language.md, "Vhosts and endpoints"). Its plural is `vhostendpoints`,
+// not `endpoints`, so that `kubectl get endpoints` keeps meaning the core kind (decision 0021).
 import { object, oneOf, ref, str } from '../dsl.js';
 import { acceptedColumn, ageColumn, defineKind, reasonColumn } from '../kind.js';
 
 export const endpointKind = defineKind({
   kind: 'Endpoint',
-  plural: 'endpoints',
-  singular: 'endpoint',
+  plural: 'vhostendpoints',
+  singular: 'vhostendpoint',
   shortNames: ['srep'],
   description: 'CREATE ENDPOINT: a path on a vhost that an HTTP ingestor reads.',
   spec: object(

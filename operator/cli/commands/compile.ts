@@ -1,4 +1,5 @@
 // `streamroute validate` and `streamroute compile`: the whole-graph compiler over statements and YAML.
+import type { GraphObject } from '../../api/index.js';
 import type { SourceLocation } from '../../diagnostics/diagnostic.js';
 import { compileDomain, prepareCompile, type CompileResult } from '../../compiler/index.js';
 import { loadInputs, type InputFormat } from '../../language/inputs.js';
@@ -11,11 +12,20 @@ export interface CompileOptions {
   format?: InputFormat;
 }
 
+/** The objects of the files, once the whole domain checked without errors (else undefined, reported). */
+export async function checkedObjects(
+  paths: string[],
+  options: CompileOptions,
+  output: Output,
+): Promise<GraphObject[] | undefined> {
+  return (await compileInputs(paths, options, output))?.objects;
+}
+
 async function compileInputs(
   paths: string[],
   options: CompileOptions,
   output: Output,
-): Promise<CompileResult | undefined> {
+): Promise<(CompileResult & { objects: GraphObject[] }) | undefined> {
   const loaded = loadInputs(paths, options.format ? { format: options.format } : {});
   await prepareCompile(loaded.objects);
   // Every object goes to the compiler, also those the loaders found broken: it rejects them again, so
@@ -29,7 +39,7 @@ async function compileInputs(
   const inStatements = (location: SourceLocation): boolean =>
     (options.format ?? formatByExtension(location.file)) === 'sql';
   const diagnostics = loaded.sourceMap.attach([...loaded.diagnostics, ...result.diagnostics], inStatements);
-  return reportDiagnostics(diagnostics, output) ? undefined : result;
+  return reportDiagnostics(diagnostics, output) ? undefined : { ...result, objects: loaded.objects };
 }
 
 /** A file's format as its name tells it; stdin does not say. */

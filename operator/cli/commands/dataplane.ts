@@ -4,7 +4,6 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { DATAPLANE_FLAGS, type DataplaneFlags } from '../../../dataplane/kube/dataplane-flags.js';
-import { runDataplane } from '../../../dataplane/kube/main.js';
 import type { Output } from '../../client/report.js';
 
 export function addDataplaneCommand(
@@ -20,7 +19,8 @@ export function addDataplaneCommand(
     if (fallback === undefined) command.option(usage, description);
     else command.option(usage, description, fallback);
   }
-  command.action(async (flags: DataplaneFlags) =>
+  command.action(async (flags: DataplaneFlags) => {
+    const { runDataplane } = await import('../../../dataplane/kube/main.js');
     exit(
       await runDataplane(flags, {
         ...(context.env === undefined ? {} : { env: context.env }),
@@ -28,6 +28,6 @@ export function addDataplaneCommand(
         ...(context.logger === undefined ? {} : { logger: context.logger }),
         err: (line) => output.err(line),
       }),
-    ),
-  );
+    );
+  });
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { removeDir, tempDir } from '../../../test/fixtures/embedded-node.js';
 import { EXIT, type Output } from '../../client/report.js';
+import { runCli } from '../program.js';
 import { runNode, type NodeOptions } from './node.js';
 
 const LOOPBACK = {
@@ -43,6 +44,20 @@ describe('streamroute node', () => {
     assert.equal(await running, EXIT.ok);
     assert.equal(existsSync(join(root, 'data', 'node.lock')), false);
   });
+
+  for (const [flag, bad, choices] of [
+    ['--on-bind-error', 'sometimes', 'exit, retry'],
+    ['--http-error-body', 'verbose', 'explain, empty'],
+  ] as const) {
+    it(`refuses ${flag} ${bad} before starting anything, naming the flag and the choices (exit 2)`, async () => {
+      const output = capture();
+      const code = await runCli(['node', flag, bad, '--data-dir', join(root, 'data')], output, {});
+      assert.equal(code, EXIT.usage);
+      assert.deepEqual(output.outs, []);
+      assert.match(output.errs.join(''), new RegExp(`${flag}.*'${bad}' is invalid.*${choices}`));
+      assert.equal(existsSync(join(root, 'data')), false, 'no data dir was made');
+    });
+  }
 
   it('bug: a temporary data dir that cannot be made crashed with a stack trace — now one line and exit 3', async () => {
     const saved = process.env.TMPDIR;

@@ -1,14 +1,13 @@
 // `streamroute node`: runs the embedded node until SIGINT or SIGTERM (or the test's AbortSignal). Logs
-// are JSON lines on stderr (pino); one plain line on stdout says where the node listens. The signals are
-// caught from before the node starts, so one that arrives while it starts stops it cleanly once started.
-// A node that cannot start (its data dir, its manifests) is one line on stderr and exit 3.
-import { pino, type Logger } from 'pino';
-import { DEFAULT_ADMIN_LISTEN_ADDR } from '../../../dataplane/admin/admin-server.js';
-import {
-  DEFAULT_HTTP_LISTEN_ADDR,
-  DEFAULT_HTTPS_LISTEN_ADDR,
-  parseListenAddr,
-} from '../../../dataplane/sources/http/config.js';
+// go to stderr (pino): text lines on a terminal, JSON lines otherwise (`--log-format`); one plain line on
+// stdout says what serves where (node-banner.ts). The
+// signals are caught from before the node starts, so one that arrives while it starts stops it cleanly
+// once started. A node that cannot start (its data dir, its manifests, a port it must own with
+// `--on-bind-error exit`) is one line on stderr and exit 3.
+import type { Logger } from 'pino';
+import { logFormatFor, type LogFormat } from '../../../dataplane/core/log-format.js';
+import { processLogger } from '../../../dataplane/core/process-logger.js';
+import { parseListenAddr, type HttpErrorBody } from '../../../dataplane/sources/http/config.js';
 import type { ListenAddress } from '../../../dataplane/net/retrying-listener.js';
 import { resolveConnectionFlags, type ConnectionFlags } from '../../../dataplane/kube/dataplane-flags.js';
 import {
@@ -22,8 +21,11 @@ import { DataDirError } from '../../node/data-dir-error.js';
 import { errorName } from '../../../dataplane/core/error-text.js';
 import { ManifestError } from '../../node/manifests.js';
 import { EXIT, type Output } from '../../client/report.js';
+import { LOG_LEVELS, NODE_DEFAULTS } from './node-defaults.js';
+import { BindError, type BindErrorMode } from '../../../dataplane/node/node-listeners.js';
+import { banner, reportPending } from './node-banner.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export { LOG_LEVELS, NODE_DEFAULTS } from './node-defaults.js';
 
 export interface NodeOptions extends ConnectionFlags, SubscriptionFlags {
   manifests?: string;
@@ -33,14 +35,14 @@ export interface NodeOptions extends ConnectionFlags, SubscriptionFlags {
   adminListenAddr: string;
   /** `--admin-allowed-host`: names besides loopback and IP literals the admin API answers for. */
   adminAllowedHost?: string[];
+  /** `--on-bind-error`: a listener that cannot bind at start stops the node (`exit`) or retries. */
+  onBindError?: BindErrorMode;
+  /** `--http-error-body`: a refused HTTP request's body explains why (`explain`) or is empty. */
+  httpErrorBody?: HttpErrorBody;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `--log-format`; without it, text when stderr is a terminal and JSON otherwise. */
+  logFormat?: LogFormat;
 }
-
-export const NODE_DEFAULTS = {
-  httpListenAddr: DEFAULT_HTTP_LISTEN_ADDR,
-  httpsListenAddr: DEFAULT_HTTPS_LISTEN_ADDR,
-  adminListenAddr: DEFAULT_ADMIN_LISTEN_ADDR,
-} as const;
 
 export async function runNode(
   options: NodeOptions,
@@ -56,16 +58,28 @@ export async function runNode(
   if ('message' in limits) throw new UsageError(limits.message);
   const subscriptions = resolveSubscriptionFlags(options);
   if ('message' in subscriptions) throw new UsageError(subscriptions.message);
-  const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
+  const logger =
+    context.logger ?? processLogger(options.logLevel, logFormatFor(options.logFormat, process.stderr));
   const interrupt = untilInterrupted(context.signal);
   try {
-    const node = await start(options, { ...addresses, ...limits, ...subscriptions }, logger);
+    const node = await start(
+      options,
+      {
+        ...addresses,
+        ...limits,
+        ...subscriptions,
+        onBindError: options.onBindError ?? NODE_DEFAULTS.onBindError,
+        httpErrorBody: options.httpErrorBody ?? NODE_DEFAULTS.httpErrorBody,
+      },
+      logger,
+    );
     if (typeof node === 'string') {
       output.err(`streamroute node: ${node}`);
       return EXIT.io;
     }
     if (!interrupt.signal.aborted) {
-      output.out(summary(node, options));
+      output.out(banner(node, options.dataDir));
+      reportPending(node, output, interrupt.signal);
       await aborted(interrupt.signal);
     }
     logger.info('stopping');
@@ -92,6 +106,8 @@ async function start(
     | 'connections'
     | 'adminMaxConnections'
     | 'subscriptionLimits'
+    | 'onBindError'
+    | 'httpErrorBody'
   >,
   logger: Logger,
 ): Promise<EmbeddedNode | string> {
@@ -104,7 +120,8 @@ async function start(
       ...(options.adminAllowedHost === undefined ? {} : { adminAllowedHosts: options.adminAllowedHost }),
     });
   } catch (error: unknown) {
-    if (error instanceof DataDirError || error instanceof ManifestError) return error.message;
+    if (error instanceof DataDirError || error instanceof ManifestError || error instanceof BindError)
+      return error.message;
     throw error;
   }
 }
@@ -120,29 +137,4 @@ function address(flag: string, text: string): ListenAddress {
   const parsed = parseListenAddr(text);
   if (!parsed.ok) throw new UsageError(`${flag} ${parsed.message}`);
   return parsed.address;
-}
-
-/** `streamroute node: HTTP 0.0.0.0:8080 · admin http://127.0.0.1:8081 · domain default: graph version 1` */
-function summary(node: EmbeddedNode, options: NodeOptions): string {
-  const ports = node.ports();
-  const http = node.dataPlane.httpIngestion.http.status;
-  const httpText =
-    http.state === 'Running'
-      ? `HTTP ${withPort(options.httpListenAddr, ports.http)}`
-      : `HTTP ${options.httpListenAddr} ${http.state} (${http.error?.code ?? 'starting'}; see the log)`;
-  const admin = `admin http://${withPort(options.adminListenAddr, ports.admin)}`;
-  const domains = [...node.dataPlane.versions()].map(
-    ([domain, version]) => `domain ${domain}: graph version ${version}`,
-  );
-  const data =
-    options.dataDir === undefined ? 'no --data-dir (nothing kept after stop)' : `data ${options.dataDir}`;
-  return [
-    'streamroute node:',
-    [httpText, admin, ...(domains.length > 0 ? domains : ['no graph yet']), data].join(' · '),
-  ].join(' ');
-}
-
-/** The configured address with the bound port (they differ when the port is 0). */
-function withPort(configured: string, port: number): string {
-  return port === 0 ? configured : configured.replace(/:\d+$/, `:${port}`);
 }

@@ -15,6 +15,7 @@ function parsed(argv: string[], env: Record<string, string> = {}): OperatorOptio
   addOperatorCommand(program, capture(), () => undefined, { env });
   const command = program.commands.find((candidate) => candidate.name() === 'operator');
   assert.ok(command);
+  command.configureOutput({ writeErr: () => undefined });
   command.parseOptions(argv);
   return command.opts<OperatorOptions>();
 }
@@ -31,6 +32,13 @@ describe('streamroute operator flags', () => {
     assert.deepEqual(config.leaderElection, { name: 'streamroute-operator', identity: 'op-0' });
     assert.equal(config.watchNamespaces, undefined);
     assert.equal(config.kubeconfig, undefined);
+  });
+
+  it('--log-format is json or text, and absent unless given (stderr decides)', () => {
+    assert.equal(parsed([]).logFormat, undefined);
+    assert.equal(parsed(['--log-format', 'text']).logFormat, 'text');
+    assert.equal(parsed(['--log-format', 'json']).logFormat, 'json');
+    assert.throws(() => parsed(['--log-format', 'logfmt']), /--log-format.*logfmt.*json, text/);
   });
 
   it('without POD_NAMESPACE the namespace is streamroute-system', () => {

@@ -1,24 +1,25 @@
 // `streamroute operator`: runs the controller until SIGTERM or SIGINT (or the test's AbortSignal), then
-// stops the watches, releases the lease and exits 0. Logs are JSON lines on stderr (pino). An operator
+// stops the watches, releases the lease and exits 0. Logs go to stderr (pino): text lines on a terminal,
+// JSON lines otherwise (`--log-format`; the chart always asks for JSON). An operator
 // that cannot start (no kubeconfig, the health port taken) is one line on stderr and exit 3.
 import { Command, Option } from 'commander';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { LEASE_NAME } from '../../../dataplane/kube/contract.js';
 import { parseListenAddr } from '../../../dataplane/sources/http/config.js';
 import type { ReconcileDomain } from '../../controller/domain-snapshot.js';
-import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/health-server.js';
+import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/admin-defaults.js';
 import { defaultIdentity } from '../../controller/leader-election.js';
-import { startOperator, type OperatorConfig, type RunningOperator } from '../../controller/main.js';
+import type { OperatorConfig, RunningOperator } from '../../controller/main.js';
 import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
 import { EXIT, type Output } from '../../client/report.js';
-import { LOG_LEVELS } from './node.js';
+import { LOG_LEVELS, logFormatOption } from './node-defaults.js';
+import { logFormatFor, type LogFormat } from '../../../dataplane/core/log-format.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
-import { KubeApi } from '../../../dataplane/kube-client/kube-api.js';
 import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
 import type { Registry } from 'prom-client';
 import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from '../../access/aggregated-api.js';
-import { startLiveApi, type LiveApiConfig, type RunningLiveApi } from '../../cluster/live-api.js';
+import type { LiveApiConfig, RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {
   kubeconfig?: string;
@@ -31,6 +32,8 @@ export interface OperatorOptions {
   identity: string;
   healthListenAddr: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** `--log-format`; without it, text when stderr is a terminal and JSON otherwise. */
+  logFormat?: LogFormat;
   qps: string;
   burst: string;
   /** The live API (decision 0019): all three, or none. */
@@ -79,11 +82,8 @@ export function addOperatorCommand(
       defaultIdentity(env),
     )
     .option('--health-listen-addr <ip:port>', '/healthz, /readyz and /metrics', DEFAULT_HEALTH_LISTEN_ADDR)
-    .addOption(
-      new Option('--log-level <level>', 'log level (JSON lines on stderr)')
-        .choices(LOG_LEVELS)
-        .default('info'),
-    )
+    .addOption(new Option('--log-level <level>', 'log level (on stderr)').choices(LOG_LEVELS).default('info'))
+    .addOption(logFormatOption())
     .option('--qps <n>', 'API requests per second', '50')
     .option('--burst <n>', 'API request burst', '100')
     .option(
@@ -165,7 +165,13 @@ export async function runOperator(
   output: Output,
   context: OperatorContext = {},
 ): Promise<number> {
-  const logger = context.logger ?? pino({ level: options.logLevel }, pino.destination(2));
+  // Loaded here, not at the top: the rest of the command line starts without them.
+  const [{ processLogger }, { startOperator }] = await Promise.all([
+    import('../../../dataplane/core/process-logger.js'),
+    import('../../controller/main.js'),
+  ]);
+  const logger =
+    context.logger ?? processLogger(options.logLevel, logFormatFor(options.logFormat, process.stderr));
   const config = operatorConfig(options, logger);
   const live = liveConfig(options);
   const interrupt = untilInterrupted(context.signal);
@@ -240,6 +246,10 @@ async function startLive(
     ...(config.kubeconfig === undefined ? {} : { kubeconfig: config.kubeconfig }),
     ...(config.context === undefined ? {} : { context: config.context }),
   };
+  const [{ KubeApi }, { startLiveApi }] = await Promise.all([
+    import('../../../dataplane/kube-client/kube-api.js'),
+    import('../../cluster/live-api.js'),
+  ]);
   const api = new KubeApi({
     ...clusterOptions,
     rateLimit: config.rateLimit,

@@ -2,10 +2,6 @@
 // then deletes the objects the operator and the data plane wrote at run time (operator/controller/
 // uninstall-cleanup.ts says which, and what is kept). Exit 0 when done, 3 when the API cannot be reached.
 import type { Command } from 'commander';
-import { pino } from 'pino';
-import { KubeApi, errorText } from '../../../dataplane/kube-client/kube-api.js';
-import { systemClock } from '../../../dataplane/core/clock.js';
-import { cleanUpAfterUninstall } from '../../controller/uninstall-cleanup.js';
 import { EXIT, type Output } from '../../client/report.js';
 
 interface UninstallCleanupOptions {
@@ -29,6 +25,13 @@ export function addUninstallCleanupCommand(
 }
 
 async function runUninstallCleanup(options: UninstallCleanupOptions, output: Output): Promise<number> {
+  // Loaded here, not at the top: the rest of the command line starts without them.
+  const [{ pino }, { KubeApi, errorText }, { systemClock }, { cleanUpAfterUninstall }] = await Promise.all([
+    import('pino'),
+    import('../../../dataplane/kube-client/kube-api.js'),
+    import('../../../dataplane/core/clock.js'),
+    import('../../controller/uninstall-cleanup.js'),
+  ]);
   const api = new KubeApi({
     ...(options.kubeconfig === undefined ? {} : { kubeconfig: options.kubeconfig }),
     rateLimit: { qps: 5, burst: 10 },
