@@ -3,7 +3,7 @@
 // graph. Components are matched by the `domain`, `kind` and `name` labels of
 // streamroute_records_in_total and streamroute_records_out_total; names meet by componentKey, so
 // `orders-in`, `orders_in` and `Orders_In` all match.
-import { parsePrometheusText } from '../client/prometheus-text.js';
+import { parsePrometheusText } from './prometheus-text.js';
 import type { DomainGraph } from './domain-graph.js';
 import type { NodeRates } from './render-graph.js';
 

@@ -15,7 +15,7 @@ import { InputError } from '../language/input-error.js';
 import { listObjects, type ListedObject } from '../shell/object-names.js';
 import { clusterStatementTarget, type StatementTarget } from '../shell/statement-target.js';
 import { describeAll, readBody, type TopSource } from './node-top-source.js';
-import { parsePrometheusText } from '../client/prometheus-text.js';
+import { parsePrometheusText } from '../graph/prometheus-text.js';
 import {
   componentCounts,
   countsOfDescription,

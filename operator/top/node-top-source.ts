@@ -10,7 +10,7 @@ import { answered, callNode, openRequest } from '../client/node-call.js';
 import { decodeDescription } from '../client/protocol.js';
 import { listObjects, type ListedObject } from '../shell/object-names.js';
 import type { StatementTarget } from '../shell/statement-target.js';
-import { parsePrometheusText } from '../client/prometheus-text.js';
+import { parsePrometheusText } from '../graph/prometheus-text.js';
 import {
   componentCounts,
   keyOf,

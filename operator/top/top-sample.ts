@@ -6,7 +6,7 @@ import type { ComponentDescription } from '../../dataplane/core/status.js';
 import { METRICS, PENDING_METRIC } from '../../dataplane/core/telemetry.js';
 import { componentKey } from '../graph/metrics-rates.js';
 import type { ListedObject } from '../shell/object-names.js';
-import type { Sample } from '../client/prometheus-text.js';
+import type { Sample } from '../graph/prometheus-text.js';
 
 export const TOP_KINDS = [
   'http-ingestor',
