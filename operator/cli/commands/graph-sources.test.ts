@@ -46,8 +46,8 @@ describe('graph --rates on a cluster: the data-plane pods’ /metrics', function
         'default',
       );
       const both = countersOf(text, RECORDS_IN, 'default');
-      assert.ok((single.get('http-ingestor/web_in') ?? 0) >= 1);
-      assert.equal(both.get('http-ingestor/web_in'), 2 * (single.get('http-ingestor/web_in') ?? 0));
+      assert.ok((single.get('http-ingestor/web-in') ?? 0) >= 1);
+      assert.equal(both.get('http-ingestor/web-in'), 2 * (single.get('http-ingestor/web-in') ?? 0));
       assert.equal(api.requests.length, 2, 'the Pending pod is not asked');
       assert.equal(output.stderr, '');
 
