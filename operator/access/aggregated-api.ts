@@ -20,6 +20,7 @@ import type { Logger } from 'pino';
 import type { LiveMetrics, RequestOutcome, StreamEnd } from './live-metrics.js';
 import { AccessReview, describeAttributes, type ResourceAttributes } from './access-review.js';
 import { proxiedCaller, type Caller, type FrontProxyConfig } from './front-proxy.js';
+import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from './live-api-defaults.js';
 
 export const LIVE_GROUP = 'live.streamroute.io';
 export const LIVE_VERSION = 'v1alpha1';
@@ -61,8 +62,6 @@ export interface AggregatedApiOptions {
   maxStreamMs?: number;
 }
 
-export const DEFAULT_REAUTHORIZE_MS = 60_000;
-export const DEFAULT_MAX_STREAM_MS = 3_600_000;
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 

@@ -1,7 +1,8 @@
 // `streamroute graph` on the command line: its options, and which source it draws (files when given,
 // else the target the rule of client/target-rule.ts chooses: a node or a cluster). The work is loaded
 // only when it runs.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { secondsArgument } from '../client/arguments.js';
 import { UsageError } from '../client/errors.js';
 import type { Output } from '../client/report.js';
 import { domainOption, serverOption, type ClientContext } from './node-commands.js';
@@ -17,15 +18,6 @@ interface GraphFlags {
   resource: string[];
   format?: 'sql' | 'yaml';
   domain?: string;
-}
-
-/** `--rates [seconds]`: 0.1 to 60 seconds between the two readings (2 without a value). */
-function secondsArgument(value: string): number {
-  const seconds = Number(value);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || seconds < 0.1 || seconds > 60) {
-    throw new InvalidArgumentError('expected seconds between 0.1 and 60.');
-  }
-  return seconds;
 }
 
 export function addGraphCommand(
@@ -52,7 +44,7 @@ export function addGraphCommand(
         '--rates [seconds]',
         'records/s per component from /metrics (the node, or every data-plane pod), read this far apart',
       )
-        .argParser(secondsArgument)
+        .argParser(secondsArgument(0.1, 60))
         .preset(2),
     )
     .option(

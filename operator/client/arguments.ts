@@ -41,3 +41,13 @@ export function countArgument(text: string): number {
   }
   return count;
 }
+
+/** A parser of seconds from `min` to `max`, decimals allowed (`--interval 0.5`). */
+export function secondsArgument(min: number, max: number): (text: string) => number {
+  return (text) => {
+    const seconds = Number(text);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || seconds < min || seconds > max)
+      throw new InvalidArgumentError(`expected seconds from ${min} to ${max} (1, 0.5, …).`);
+    return seconds;
+  };
+}

@@ -19,7 +19,6 @@ import type { ClusterOptions } from '../client/target-rule.js';
 export { KUBECONFIG_ENV, type ClusterOptions } from '../client/target-rule.js';
 
 export const CLI_RATE_LIMIT: RateLimit = { qps: 20, burst: 40 };
-export const DEFAULT_OPERATOR_NAMESPACE = 'streamroute-system';
 
 /** A connection to the API server, and the namespace (domain) commands work in. */
 export interface Cluster {

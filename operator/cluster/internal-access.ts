@@ -9,12 +9,11 @@ import { corePath } from '../../dataplane/kube/contract.js';
 import { errorText, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import { runListWatch } from '../../dataplane/kube-client/list-watch.js';
 import type { Clock } from '../../dataplane/core/clock.js';
+import { DEFAULT_INTERNAL_SERVER_NAME } from '../access/live-api-defaults.js';
 import type { Pod } from './pod-admin.js';
 import { DATAPLANE_SELECTOR, runningInOrder, type DataplanePod, type PodAccess } from './pod-access.js';
 
 export const DEFAULT_INTERNAL_PORT = 9444;
-/** The name every data-plane pod's internal serving certificate carries (pods have no stable DNS name). */
-export const DEFAULT_INTERNAL_SERVER_NAME = 'streamroute-dataplane';
 /** How long pods() waits for the first list before it gives up with the watch's last error. */
 const FIRST_LIST_TIMEOUT_MS = 10_000;
 

@@ -3,7 +3,6 @@ import { KubeApiError, type KubeApi, type RequestSpec } from '../../dataplane/ku
 import { ManualClock } from '../../dataplane/core/clock.js';
 import {
   decideLease,
-  defaultIdentity,
   LeaderElector,
   leaseSpecFor,
   microTime,
@@ -11,6 +10,7 @@ import {
   type Lease,
   type LeaseObservation,
 } from './leader-election.js';
+import { defaultIdentity } from './identity.js';
 
 function lease(holderIdentity: string, extra: Partial<NonNullable<Lease['spec']>> = {}): Lease {
   return {

@@ -5,7 +5,6 @@
 // 409 and loses. A leader that cannot renew (409, another holder, or no success within the renew
 // deadline) stops leading at once; a graceful stop releases the lease so another replica takes over
 // within one retry period. The decision is a pure function; the loop around it is thin I/O.
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { isStatus, type KubeApi } from '../../dataplane/kube-client/kube-api.js';
 import type { ObjectMeta } from '../../dataplane/kube-client/object-meta.js';
@@ -92,12 +91,6 @@ export function leaseSpecFor(
     leaseTransitions:
       decision === 'acquire' ? (current?.leaseTransitions ?? 0) + 1 : (current?.leaseTransitions ?? 0),
   };
-}
-
-/** `POD_NAME` when set, else `<hostname>-<pid>`. */
-export function defaultIdentity(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const pod = env['POD_NAME'];
-  return pod !== undefined && pod !== '' ? pod : `${hostname()}-${process.pid}`;
 }
 
 /** Kubernetes MicroTime: RFC 3339 with six fractional digits. */

@@ -33,11 +33,8 @@ import { percentile } from './kube-bench-support.js';
 import { startAdmin } from '../fixtures/admin-client.js';
 import { systemClock } from '../../dataplane/core/clock.js';
 import { DEFAULT_INTERNAL_CLIENT_NAME } from '../../dataplane/kube/internal-flags.js';
-import {
-  DEFAULT_INTERNAL_SERVER_NAME,
-  internalAccess,
-  WatchedPods,
-} from '../../operator/cluster/internal-access.js';
+import { DEFAULT_INTERNAL_SERVER_NAME } from '../../operator/access/live-api-defaults.js';
+import { internalAccess, WatchedPods } from '../../operator/cluster/internal-access.js';
 import { liveHandlers } from '../../operator/cluster/live-handlers.js';
 
 const STARTS = Number(process.env['STARTS'] ?? 200);

@@ -114,6 +114,10 @@ describe('streamroute graph', function () {
         const refused = await cli(...argv);
         assert.equal(refused.code, 2, `${argv.join(' ')}: ${refused.stderr}`);
       }
+      assert.match(
+        (await cli('graph', '--rates', '61')).stderr,
+        /--rates.*expected seconds from 0\.1 to 60/u,
+      );
     });
   });
 

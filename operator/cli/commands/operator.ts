@@ -8,7 +8,7 @@ import { LEASE_NAME } from '../../../dataplane/kube/contract.js';
 import { parseListenAddr } from '../../../dataplane/sources/http/config.js';
 import type { ReconcileDomain } from '../../controller/domain-snapshot.js';
 import { DEFAULT_HEALTH_LISTEN_ADDR } from '../../../dataplane/admin/admin-defaults.js';
-import { defaultIdentity } from '../../controller/leader-election.js';
+import { defaultIdentity } from '../../controller/identity.js';
 import type { OperatorConfig, RunningOperator } from '../../controller/main.js';
 import { UsageError } from '../../client/errors.js';
 import { untilInterrupted } from '../../client/interrupt.js';
@@ -16,9 +16,12 @@ import { EXIT, type Output } from '../../client/report.js';
 import { LOG_LEVELS, logFormatOption } from './node-defaults.js';
 import { logFormatFor, type LogFormat } from '../../../dataplane/core/log-format.js';
 import { messageOf } from '../../../dataplane/core/error-text.js';
-import { DEFAULT_INTERNAL_SERVER_NAME } from '../../cluster/internal-access.js';
 import type { Registry } from 'prom-client';
-import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from '../../access/aggregated-api.js';
+import {
+  DEFAULT_INTERNAL_SERVER_NAME,
+  DEFAULT_MAX_STREAM_MS,
+  DEFAULT_REAUTHORIZE_MS,
+} from '../../access/live-api-defaults.js';
 import type { LiveApiConfig, RunningLiveApi } from '../../cluster/live-api.js';
 
 export interface OperatorOptions {

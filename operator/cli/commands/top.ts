@@ -1,6 +1,7 @@
 // `streamroute top [-d DOMAIN] [--interval S] [--sort KEY] [-o table|json]`: the domain's components
 // live, per node (docs/cli.md). The view's code loads only when the command runs.
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { secondsArgument } from '../../client/arguments.js';
 import type { ReadStream, WriteStream } from 'node:tty';
 import type { Output } from '../../client/report.js';
 import { SORT_KEYS, type SortKey } from '../../top/sort-keys.js';
@@ -11,13 +12,6 @@ interface TopCommandOptions {
   interval: number;
   sort: SortKey;
   output: 'table' | 'json';
-}
-
-function secondsArgument(value: string): number {
-  const seconds = Number(value);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || seconds < 0.1 || seconds > 3600)
-    throw new InvalidArgumentError('expected seconds from 0.1 to 3600 (1, 0.5, …)');
-  return seconds;
 }
 
 export function addTopCommand(
@@ -33,7 +27,9 @@ export function addTopCommand(
       'watch the components of a domain live: records in and out per second, errors, drops, pending, state',
     )
     .addOption(
-      new Option('--interval <seconds>', 'seconds between looks').argParser(secondsArgument).default(1),
+      new Option('--interval <seconds>', 'seconds between looks')
+        .argParser(secondsArgument(0.1, 3600))
+        .default(1),
     )
     .addOption(new Option('--sort <key>', 'the order of the rows').choices(SORT_KEYS).default('kind'))
     .addOption(
