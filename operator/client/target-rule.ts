@@ -3,7 +3,7 @@
 // current context, else the embedded node on its default address. Each choice says which step made it,
 // so that a target that does not answer can be explained. Pure but for reading the kubeconfig files.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { yamlLib } from '../language/yaml-lib.js';
 import { delimiter, join } from 'node:path';
 import { DEFAULT_SERVER, parseServer, SERVER_ENV, type Server } from './endpoint.js';
 
@@ -131,7 +131,7 @@ export function currentContext(text: string | undefined): string | undefined {
   let parsed: unknown;
   try {
     // yaml only when a kubeconfig exists: commands on the embedded node start without it.
-    parsed = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text, {
+    parsed = yamlLib().parse(text, {
       logLevel: 'silent',
     });
   } catch {

@@ -2,10 +2,10 @@
 // output reads like the reference docs; multi-line JAQ programs become literal block scalars, and every
 // document is re-read to prove the text says exactly what the object holds.
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isScalar, parseDocument, Scalar, visit } from 'yaml';
 import { kindDefinition, type GraphObject } from '../api/index.js';
 import type { Schema } from '../api/openapi.js';
 import { isPlainObject } from '../api/validate.js';
+import { yamlLib } from './yaml-lib.js';
 
 const TOP_ORDER = ['apiVersion', 'kind', 'metadata', 'spec'];
 const METADATA_ORDER = ['name', 'namespace', 'labels', 'annotations'];
@@ -71,6 +71,7 @@ function orderKeys(value: Record<string, unknown>, order: readonly string[]): Re
 function render(value: unknown, quoteAll: boolean): string {
   // YAML 1.1 quoting covers what kubectl would misread (yes, on, 0777); strings YAML 1.2 would read
   // as something else (0o17, .inf) are quoted below.
+  const { Document, Scalar, visit } = yamlLib();
   const document = new Document(value, { version: '1.1', aliasDuplicateObjects: false });
   visit(document, {
     Scalar(_key, node) {
@@ -84,11 +85,13 @@ function render(value: unknown, quoteAll: boolean): string {
 }
 
 function plainReadsAsString(text: string): boolean {
+  const { isScalar, parseDocument } = yamlLib();
   const read = parseDocument(`${text}\n`, { schema: 'core' });
   return read.errors.length === 0 && isScalar(read.contents) && read.contents.value === text;
 }
 
 function readsBackAs(text: string, value: unknown): boolean {
+  const { parseDocument } = yamlLib();
   return [parseDocument(text, { schema: 'core' }), parseDocument(text, { version: '1.1' })].every(
     (read) => read.errors.length === 0 && isDeepStrictEqual(read.toJS(), value),
   );
