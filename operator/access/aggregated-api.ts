@@ -62,7 +62,6 @@ export interface AggregatedApiOptions {
   maxStreamMs?: number;
 }
 
-
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 export function createAggregatedApi(options: AggregatedApiOptions): Server {
