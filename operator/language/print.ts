@@ -16,7 +16,7 @@ import {
 } from './print-routes.js';
 import { clause, type PrintOptions } from './clause-defaults.js';
 
-type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, p: Printing) => string[];
+type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, printing: Printing) => string[];
 
 const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   Schema: (spec, name) => [
@@ -28,12 +28,12 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
     ),
     ')',
   ],
-  WireSchema: (spec, name, p) => [
+  WireSchema: (spec, name, printing) => [
     [
       'CREATE WIRE',
-      ...clause(p, 'wire-format', spec.format),
+      ...clause(printing, 'wire-format', spec.format),
       `SCHEMA ${name}`,
-      ...clause(p, 'wire-mode', `MODE ${spec.mode}`),
+      ...clause(printing, 'wire-mode', `MODE ${spec.mode}`),
       '(',
     ].join(' '),
     ...listed(spec.fields.map((field) => `${field.name} ${field.type}`)),
@@ -41,48 +41,48 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
   ],
   Resource: (_spec, name) => [`CREATE RESOURCE ${name}`],
   Codec: printCodec,
-  Relay: (spec, name, p) => [
+  Relay: (spec, name, printing) => [
     [
-      `CREATE RELAY ${name} SCHEMA ${p.ref('Schema', spec.schema)}`,
-      ...clause(p, 'relay-branching', spec.branching),
+      `CREATE RELAY ${name} SCHEMA ${printing.ref('Schema', spec.schema)}`,
+      ...clause(printing, 'relay-branching', spec.branching),
     ].join(' '),
   ],
   Vhost: printVhost,
-  Endpoint: (spec, name, p) => [
+  Endpoint: (spec, name, printing) => [
     [
-      `CREATE ENDPOINT ${name} ON ${p.ref('Vhost', spec.vhost)} PATH ${quote(spec.path)}`,
-      ...clause(p, 'endpoint-type', `TYPE ${spec.type}`),
+      `CREATE ENDPOINT ${name} ON ${printing.ref('Vhost', spec.vhost)} PATH ${quote(spec.path)}`,
+      ...clause(printing, 'endpoint-type', `TYPE ${spec.type}`),
     ].join(' '),
   ],
   SyslogClient: printSyslogClient,
-  HttpIngestor: (spec, name, p) => [
+  HttpIngestor: (spec, name, printing) => [
     `CREATE HTTP ENDPOINT INGESTOR ${name}`,
     ...indent([
-      `FROM ${p.ref('Endpoint', spec.endpoint)}`,
-      ...clause(p, 'mode', `MODE ${words(spec.mode)}`),
+      `FROM ${printing.ref('Endpoint', spec.endpoint)}`,
+      ...clause(printing, 'mode', `MODE ${words(spec.mode)}`),
       quiesceClause(spec.quiesce),
-      `DECODE USING ${p.ref('Codec', spec.codec)}`,
+      `DECODE USING ${printing.ref('Codec', spec.codec)}`,
       ...(spec.maxBodySize === undefined ? [] : [`MAX BODY SIZE ${spec.maxBodySize}`]),
-      ...routeClauses(spec.routes, { ...p, branching: true }),
-      ...clause(p, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
+      ...routeClauses(spec.routes, { ...printing, branching: true }),
+      ...clause(printing, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ],
-  SyslogIngestor: (spec, name, p) => [
+  SyslogIngestor: (spec, name, printing) => [
     `CREATE SYSLOG LISTENER INGESTOR ${name}`,
     ...indent([
-      `FROM ${p.ref('SyslogClient', spec.client)}`,
-      ...clause(p, 'mode', `MODE ${words(spec.mode)}`),
+      `FROM ${printing.ref('SyslogClient', spec.client)}`,
+      ...clause(printing, 'mode', `MODE ${words(spec.mode)}`),
       quiesceClause(spec.quiesce),
-      `DECODE USING ${p.ref('Codec', spec.codec)}`,
-      ...routeClauses(spec.routes, { ...p, branching: true }),
-      ...clause(p, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
+      `DECODE USING ${printing.ref('Codec', spec.codec)}`,
+      ...routeClauses(spec.routes, { ...printing, branching: true }),
+      ...clause(printing, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ],
-  Junction: (spec, name, p) => [
+  Junction: (spec, name, printing) => [
     `CREATE JUNCTION ${name}`,
     ...indent([
-      `FROM ${spec.from.map((relay) => p.ref('Relay', relay)).join(', ')}`,
-      ...routeClauses(spec.routes, { ...p, branching: true }),
+      `FROM ${spec.from.map((relay) => printing.ref('Relay', relay)).join(', ')}`,
+      ...routeClauses(spec.routes, { ...printing, branching: true }),
       ...(spec.onGeneralError === undefined ? [] : [`ON GENERAL ERROR ${spec.onGeneralError}`]),
     ]),
   ],
@@ -126,15 +126,15 @@ function byKindThenName(a: GraphObject, b: GraphObject): number {
   return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 
-function printCodec(spec: SpecByKind['Codec'], name: string, p: Printing): string[] {
+function printCodec(spec: SpecByKind['Codec'], name: string, printing: Printing): string[] {
   const { protobuf, jaq, encodeRfc3339 } = spec;
-  const wire = spec.wireSchema === undefined ? '' : p.ref('WireSchema', spec.wireSchema);
+  const wire = spec.wireSchema === undefined ? '' : printing.ref('WireSchema', spec.wireSchema);
   const from = spec.from === 'WIRE_JSON' ? `WIRE JSON SCHEMA ${wire}`.trimEnd() : spec.from;
   const protobufClauses =
     protobuf === undefined
       ? []
       : [
-          `USING RESOURCE ${p.ref('Resource', protobuf.using.resource)} VERSION ${resourceVersion(protobuf.using.version)}`,
+          `USING RESOURCE ${printing.ref('Resource', protobuf.using.resource)} VERSION ${resourceVersion(protobuf.using.version)}`,
           ...configBlock(
             [
               ['file', protobuf.file],
@@ -161,14 +161,14 @@ function printCodec(spec: SpecByKind['Codec'], name: string, p: Printing): strin
     ...indent([
       `FROM ${from}`,
       ...protobufClauses,
-      `TO SCHEMA ${p.ref('Schema', spec.schema)}`,
+      `TO SCHEMA ${printing.ref('Schema', spec.schema)}`,
       ...jaqClauses,
       ...encode,
     ]),
   ];
 }
 
-function printVhost(spec: SpecByKind['Vhost'], name: string, p: Printing): string[] {
+function printVhost(spec: SpecByKind['Vhost'], name: string, printing: Printing): string[] {
   const head = `CREATE VHOST ${name} ${spec.hostnames.map(hostname).join(', ')}`;
   const { tls } = spec;
   if (tls === undefined) return [head];
@@ -176,7 +176,7 @@ function printVhost(spec: SpecByKind['Vhost'], name: string, p: Printing): strin
   const entries: [string, ConfigValue][] = [];
   if (tls.certFile !== undefined) entries.push(['tls_cert_file', tls.certFile]);
   if (tls.keyFile !== undefined) entries.push(['tls_key_file', tls.keyFile]);
-  const mount = tls.mount === undefined ? '' : ` ${mountText(tls.mount, p.ref)}`;
+  const mount = tls.mount === undefined ? '' : ` ${mountText(tls.mount, printing.ref)}`;
   return [head, ...indent([`TLS${mount}`, ...configBlock(entries, '  ')])];
 }
 
@@ -191,7 +191,7 @@ const SYSLOG_CONFIG_KEYS = [
   ['tlsCaFile', 'tls_ca_file'],
 ] as const;
 
-function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, p: Printing): string[] {
+function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, printing: Printing): string[] {
   const entries: [string, ConfigValue][] = [];
   for (const [field, key] of SYSLOG_CONFIG_KEYS) {
     const value = spec.config[field];
@@ -200,51 +200,51 @@ function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, p: Pr
   return [
     `CREATE CLIENT ${name}`,
     ...indent([
-      ...clause(p, 'client-type', 'TYPE SYSLOG'),
-      ...(spec.mount === undefined ? [] : [mountText(spec.mount, p.ref)]),
+      ...clause(printing, 'client-type', 'TYPE SYSLOG'),
+      ...(spec.mount === undefined ? [] : [mountText(spec.mount, printing.ref)]),
       ...configBlock(entries, '  '),
     ]),
   ];
 }
 
-function printCorrelator(spec: SpecByKind['Correlator'], name: string, p: Printing): string[] {
+function printCorrelator(spec: SpecByKind['Correlator'], name: string, printing: Printing): string[] {
   const action = (side: SpecByKind['Correlator']['onTimeout']['left']) =>
     side.action === 'DROP'
       ? 'DROP'
-      : `SEND TO ${side.relay === undefined ? '' : p.ref('Relay', side.relay)}`.trimEnd();
+      : `SEND TO ${side.relay === undefined ? '' : printing.ref('Relay', side.relay)}`.trimEnd();
   return [
     `CREATE CORRELATOR ${name}`,
     ...indent([
-      `LEFT FROM ${p.ref('Relay', spec.left)}`,
-      `RIGHT FROM ${p.ref('Relay', spec.right)}`,
+      `LEFT FROM ${printing.ref('Relay', spec.left)}`,
+      `RIGHT FROM ${printing.ref('Relay', spec.right)}`,
       `CORRELATE WHERE ${spec.where}`,
       `MATCH ${spec.match}`,
       `MAX TIME ${spec.maxTime}`,
       ...(spec.maxPending === undefined ? [] : [`MAX PENDING ${integer(spec.maxPending)}`]),
       `ON CORRELATION TIMEOUT ${action(spec.onTimeout.left)}, ${action(spec.onTimeout.right)}`,
-      ...clause(p, 'correlator-branching', spec.branching),
-      ...routeClauses(spec.routes, { ...p, branching: false }),
+      ...clause(printing, 'correlator-branching', spec.branching),
+      ...routeClauses(spec.routes, { ...printing, branching: false }),
     ]),
   ];
 }
 
-function printEmitter(spec: SpecByKind['Emitter'], name: string, p: Printing): string[] {
+function printEmitter(spec: SpecByKind['Emitter'], name: string, printing: Printing): string[] {
   const { allowSensitive, batch } = spec;
   return [
     `CREATE EMITTER ${name}`,
     ...indent([
-      `FROM ${p.ref('Relay', spec.from)}`,
-      `TO ${spec.to.type} ${p.ref('SyslogClient', spec.to.client)}`,
-      ...clause(p, 'mode', `MODE ${spec.mode}`),
+      `FROM ${printing.ref('Relay', spec.from)}`,
+      `TO ${spec.to.type} ${printing.ref('SyslogClient', spec.to.client)}`,
+      ...clause(printing, 'mode', `MODE ${spec.mode}`),
       `RETRY POLICY BACKOFF ${spec.retry.backoff} MAX ${spec.retry.max}`,
-      `ENCODE USING ${p.ref('Codec', spec.codec)}`,
+      `ENCODE USING ${printing.ref('Codec', spec.codec)}`,
       ...(allowSensitive === undefined || allowSensitive.length === 0
         ? []
         : [`ALLOW SENSITIVE (${allowSensitive.join(', ')})`]),
       ...(batch === undefined ? [] : [`BATCH MAX SIZE ${integer(batch.maxSize)} MAX TIME ${batch.maxTime}`]),
-      ...clause(p, 'flush', `FLUSH ${spec.flush}`),
-      ...messageErrorClause(spec.onMessageError, p),
-      ...clause(p, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
+      ...clause(printing, 'flush', `FLUSH ${spec.flush}`),
+      ...messageErrorClause(spec.onMessageError, printing),
+      ...clause(printing, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
     ]),
   ];
 }
