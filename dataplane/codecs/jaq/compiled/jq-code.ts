@@ -35,7 +35,7 @@ export function iterate(value: JsonValue, emit: Emit): void {
 export function withArguments(args: Code[], fn: (input: JsonValue, ...args: JsonValue[]) => JsonValue): Code {
   const singles = args.map((arg) => arg.single);
   if (singles.every((arg) => arg !== undefined)) {
-    const [first, second] = singles as Fn[];
+    const [first, second] = singles;
     if (first === undefined) return single(fn);
     if (second === undefined) return single((input) => fn(input, first(input)));
     return single((input) => fn(input, first(input), second(input)));
