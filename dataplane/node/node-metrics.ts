@@ -9,6 +9,11 @@ import { registerSubscriptionMetrics, SUBSCRIPTION_METRICS } from '../admin/subs
 import { JAQ_CHECK_METRIC, registerJaqCheckMetrics } from '../codecs/jaq/compile-check-metrics.js';
 import { JAQ_METRICS, registerJaqMetrics } from '../codecs/jaq/jaq-metrics.js';
 import { startedJaqPool } from '../codecs/jaq/jaq-pool.js';
+import {
+  JAQ_FALLBACKS_METRIC,
+  JAQ_RECORDS_METRIC,
+  registerProgramPathMetrics,
+} from '../codecs/jaq/program-path-metrics.js';
 import { READER_METRICS, registerReaderMetrics } from '../codecs/reading/reader-metrics.js';
 import { startedReaderPool } from '../codecs/reading/reader-pool.js';
 import type { MetricSpec } from '../core/metric-spec.js';
@@ -27,6 +32,8 @@ export const NODE_METRICS: readonly MetricSpec[] = [
   ...Object.values(CONNECTION_METRICS),
   ...Object.values(SUBSCRIPTION_METRICS),
   ...JAQ_METRICS,
+  JAQ_RECORDS_METRIC,
+  JAQ_FALLBACKS_METRIC,
   JAQ_CHECK_METRIC,
   ...READER_METRICS,
 ];
@@ -41,6 +48,7 @@ export function registerNodeMetrics(registry: Registry): void {
   registerConnectionMetrics(registry);
   registerSubscriptionMetrics(registry);
   registerJaqMetrics(registry, startedJaqPool);
+  registerProgramPathMetrics(registry);
   registerJaqCheckMetrics(registry);
   registerReaderMetrics(registry, startedReaderPool);
   registerProcessMetrics(registry);

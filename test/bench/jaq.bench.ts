@@ -1,11 +1,15 @@
 // JAQ codec benchmark (not a timed test): records/s from JSON inputs through an ON INGESTION program into
-// records of a schema, for two workloads:
+// records of a schema, for three workloads:
 //   - small: a ~300-byte object → one record of 5 fields
 //   - unfold: a ~5 KB body `{orders: [50 × …]}` → 50 records (`.orders[] | {…}`)
-// each run three ways in the same run, taking turns:
-//   - per call:     the engine with batches of one input (jq is called once per message)
-//   - micro-batched: the engine as the codecs use it (inputs waiting together go in one call)
+//   - select: a ~2 KB body of 10 log events → the 5 errors, with string functions on their fields
+// each run four ways in the same run, taking turns:
+//   - compiled:      the program compiled to JavaScript (decision 0028), JSON text parsed and run on the
+//                    event loop, records built
+//   - per call:      jq-wasm with batches of one input (jq is called once per message)
+//   - micro-batched: jq-wasm as the codecs use it for programs outside the subset
 //   - jq binary:     Debian's `jq -c` fed every input as one stream on stdin (no records built)
+// The last line is `jaq: lowest compiled/binary ratio = X` over the workloads.
 // The engine runs with the node's default worker count (cores less one, 1–4); messages are offered 2,000 at a time, as many
 // concurrent requests would. Medians of several rounds.
 //
@@ -15,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { GraphSchema } from '../../dataplane/graph/types.js';
 import { DEFAULT_POOL_OPTIONS, JaqPool } from '../../dataplane/codecs/jaq/jaq-pool.js';
-import { IngestionProgram } from '../../dataplane/codecs/jaq/jaq-transform.js';
+import { IngestionProgram, type EngineChoice } from '../../dataplane/codecs/jaq/jaq-transform.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,14 +69,37 @@ const WORKLOADS = [
       JSON.stringify({ orders: Array.from({ length: 50 }, (_, i) => order(index + i)) }),
     recordsPerInput: 50,
   },
+  {
+    name: 'select (2 KB → 5 records, string functions)',
+    program:
+      '.events[] | select(.level == "error" and (.message | startswith("disk"))) | {order_id: .id, customer: (.host | ascii_downcase | ltrimstr("node-")), amount: (.code | tonumber), currency: (.tags | join(",")), placed_at: .at}',
+    input: (index: number) =>
+      JSON.stringify({
+        events: Array.from({ length: 10 }, (_, i) => ({
+          id: `event-${index}-${i}`,
+          level: i % 2 === 0 ? 'error' : 'info',
+          host: `NODE-${i}.example.com`,
+          message: i % 2 === 0 ? `disk ${i} is full` : 'all good',
+          code: String(500 + i),
+          tags: ['disk', 'prod', `rack-${i}`],
+          at: '2026-11-24T10:00:00.123Z',
+        })),
+      }),
+    recordsPerInput: 5,
+  },
 ];
 
 type Workload = (typeof WORKLOADS)[number];
 
-/** Records/s through the engine, offering WINDOW messages at a time. */
-async function throughEngine(workload: Workload, inputs: string[], batched: boolean): Promise<number> {
+/** Records/s through a codec's program, offering WINDOW messages at a time. */
+async function throughEngine(
+  workload: Workload,
+  inputs: string[],
+  batched: boolean,
+  engine: EngineChoice = 'jq-wasm',
+): Promise<number> {
   const pool = new JaqPool(batched ? { workers: WORKERS } : { workers: WORKERS, maxBatchInputs: 1 });
-  const program = new IngestionProgram(workload.program, SCHEMA, pool);
+  const program = new IngestionProgram(workload.program, SCHEMA, pool, engine);
   await program.records([inputs[0] as string]); // workers started
   const started = performance.now();
   let records = 0;
@@ -114,22 +141,34 @@ function median(values: number[]): number {
 const format = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 console.log(`JAQ codec benchmark: ${MESSAGES} messages per round, ${ROUNDS} rounds, ${WORKERS} worker(s)`);
+const ratios: number[] = [];
 for (const workload of WORKLOADS) {
   const count = Math.max(1, Math.round(MESSAGES / workload.recordsPerInput));
   const inputs = Array.from({ length: count }, (_, index) => workload.input(index));
   const perCallInputs = inputs.slice(0, Math.min(inputs.length, 2000));
-  const results = { perCall: [] as number[], batched: [] as number[], binary: [] as number[] };
+  const results = {
+    compiled: [] as number[],
+    perCall: [] as number[],
+    batched: [] as number[],
+    binary: [] as number[],
+  };
   for (let round = 0; round < ROUNDS; round += 1) {
+    results.compiled.push(await throughEngine(workload, inputs, true, 'auto'));
     results.perCall.push(await throughEngine(workload, perCallInputs, false));
     results.batched.push(await throughEngine(workload, inputs, true));
     results.binary.push(await throughJqBinary(workload, inputs));
   }
-  const [perCall, batched, binary] = [
+  const [compiled, perCall, batched, binary] = [
+    median(results.compiled),
     median(results.perCall),
     median(results.batched),
     median(results.binary),
   ];
+  ratios.push(compiled / binary);
   console.log(`\n${workload.name}, records/s (median):`);
+  console.log(
+    `  compiled        ${format(compiled).padStart(10)}   ${(compiled / binary).toFixed(2)}× the binary`,
+  );
   console.log(`  per call        ${format(perCall).padStart(10)}`);
   console.log(
     `  micro-batched   ${format(batched).padStart(10)}   ${(batched / perCall).toFixed(1)}× per call`,
@@ -138,3 +177,4 @@ for (const workload of WORKLOADS) {
     `  jq binary       ${format(binary).padStart(10)}   micro-batched is ${(batched / binary).toFixed(2)}× the binary`,
   );
 }
+console.log(`\njaq: lowest compiled/binary ratio = ${Math.min(...ratios).toFixed(2)}`);

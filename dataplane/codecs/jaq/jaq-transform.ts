@@ -7,51 +7,120 @@ import type { GraphSchema } from '../../graph/types.js';
 import { messageError, type MessageError, type MessageErrorDetail } from '../../core/errors.js';
 import type { RecordValues } from '../../core/values.js';
 import type { DecodeResult } from '../codec.js';
-import { toJsonText, type JsonValue } from '../json-value.js';
+import { parseJsonValue, toJsonText, type JsonValue } from '../json-value.js';
+import type { CompiledOutcome, CompiledProgram } from './compiled/compiled-program.js';
 import type { JaqPool } from './jaq-pool.js';
 import { JQ_ERROR_KINDS, jqErrorKind } from './jq-error-kind.js';
 import type { InputOutcome } from './program-queue.js';
+import { compiledProgram, programPathStats } from './program-path.js';
 import { recordView, ViewReader } from './view-records.js';
+
+/**
+ * One input of the ON INGESTION program: its JSON text, and its value when the format built it (a compiled
+ * program reads the value; the text is what jq-wasm reads).
+ */
+export interface ProgramInput {
+  text: string;
+  value?: JsonValue;
+}
+
+/** An input's outcome from either engine (a compiled program's `engine` answers are run by jq-wasm). */
+type Outcome = InputOutcome | Exclude<CompiledOutcome, { engine: unknown }>;
+
+/** Which engine runs a program: the compiled one when the program is in its subset (`auto`), or jq-wasm. */
+export type EngineChoice = 'auto' | 'jq-wasm';
+
+function compiledFor(program: string, engine: EngineChoice): CompiledProgram | undefined {
+  if (engine === 'jq-wasm') return undefined;
+  const compiled = compiledProgram(program);
+  return 'compiled' in compiled ? compiled.compiled : undefined;
+}
 
 export class IngestionProgram {
   readonly #reader: ViewReader;
+  readonly #compiled: CompiledProgram | undefined;
 
   constructor(
     private readonly program: string,
     schema: GraphSchema,
     private readonly pool: JaqPool,
+    engine: EngineChoice = 'auto',
   ) {
     this.#reader = new ViewReader(schema);
+    this.#compiled = compiledFor(program, engine);
   }
 
-  /** Records from the program's outputs for every input (JSON text) of one payload. */
-  async records(inputs: readonly string[]): Promise<DecodeResult> {
-    const outcomes = await Promise.all(inputs.map((input) => this.pool.run(this.program, input)));
+  /**
+   * Records from the program's outputs for every input of one payload. A compiled program answers on the
+   * spot; an input it leaves to jq (and every input of a program outside the subset) waits for the pool.
+   */
+  records(inputs: readonly (string | ProgramInput)[]): DecodeResult | Promise<DecodeResult> {
+    const outcomes: (Outcome | Promise<Outcome>)[] = inputs.map((input) => this.#run(input));
+    if (outcomes.some((outcome) => outcome instanceof Promise))
+      return Promise.all(outcomes).then((settled) => this.#result(settled, false));
+    return this.#result(outcomes as Outcome[], true);
+  }
+
+  #run(input: string | ProgramInput): Outcome | Promise<Outcome> {
+    const text = typeof input === 'string' ? input : input.text;
+    if (this.#compiled === undefined) return this.pool.run(this.program, text);
+    const value = typeof input === 'string' || input.value === undefined ? parseJsonValue(text) : input.value;
+    const outcome = this.#compiled.run(value, {
+      timeLimitMs: this.pool.options.timeLimitMs,
+      inputText: text,
+    });
+    if (!('engine' in outcome)) return outcome;
+    programPathStats.compiledFallbacks += 1;
+    return this.pool.run(this.program, text);
+  }
+
+  /** `compiled`: no input of the payload went to jq-wasm. */
+  #result(outcomes: readonly Outcome[], compiled: boolean): DecodeResult {
     const outputs: JsonValue[] = [];
+    const count = outcomes.length;
     for (const [index, outcome] of outcomes.entries()) {
       if (!('outputs' in outcome)) {
-        const where = inputs.length > 1 ? ` (document ${index + 1})` : '';
+        const where = count > 1 ? ` (document ${index + 1})` : '';
         const program = `the ON INGESTION program${where}`;
         const detail: MessageErrorDetail = { clause: 'ON INGESTION' };
-        if (inputs.length > 1) detail.input = index + 1;
+        if (count > 1) detail.input = index + 1;
         return { error: failure(outcome, program, detail, this.pool) };
       }
       outputs.push(...outcome.outputs);
     }
-    return this.#reader.records(outputs);
+    const result = this.#reader.records(outputs);
+    if ('records' in result) countRecords(compiled, result.records.length);
+    return result;
   }
 }
 
 export class EmittingProgram {
+  readonly #compiled: CompiledProgram | undefined;
+
   constructor(
     private readonly program: string,
     private readonly schema: GraphSchema,
     private readonly pool: JaqPool,
-  ) {}
+    engine: EngineChoice = 'auto',
+  ) {
+    this.#compiled = compiledFor(program, engine);
+  }
 
   /** The one value the program yields for the record. */
-  async value(record: Readonly<RecordValues>): Promise<{ value: JsonValue } | { error: MessageError }> {
-    const outcome = await this.pool.run(this.program, toJsonText(recordView(record, this.schema)));
+  value(
+    record: Readonly<RecordValues>,
+  ):
+    { value: JsonValue } | { error: MessageError } | Promise<{ value: JsonValue } | { error: MessageError }> {
+    const view = recordView(record, this.schema);
+    if (this.#compiled !== undefined) {
+      const outcome = this.#compiled.run(view, { timeLimitMs: this.pool.options.timeLimitMs });
+      if (!('engine' in outcome)) return this.#value(outcome, true);
+      programPathStats.compiledFallbacks += 1;
+    }
+    return this.pool.run(this.program, toJsonText(view)).then((outcome) => this.#value(outcome, false));
+  }
+
+  #value(outcome: Outcome, compiled: boolean): { value: JsonValue } | { error: MessageError } {
     if (!('outputs' in outcome))
       return {
         error: failure(outcome, 'the ON EMITTING program', { clause: 'ON EMITTING' }, this.pool),
@@ -67,8 +136,14 @@ export class EmittingProgram {
         ),
       };
     }
+    countRecords(compiled, 1);
     return { value };
   }
+}
+
+function countRecords(compiled: boolean, count: number): void {
+  if (compiled) programPathStats.compiledRecords += count;
+  else programPathStats.engineRecords += count;
 }
 
 /**
@@ -77,7 +152,7 @@ export class EmittingProgram {
  * from the graph) and never holds payload text.
  */
 function failure(
-  outcome: Exclude<InputOutcome, { outputs: JsonValue[] }>,
+  outcome: Exclude<Outcome, { outputs: JsonValue[] }>,
   program: string,
   detail: MessageErrorDetail,
   pool: JaqPool,
