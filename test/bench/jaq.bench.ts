@@ -104,7 +104,9 @@ async function throughEngine(
   const started = performance.now();
   let records = 0;
   for (let at = 0; at < inputs.length; at += WINDOW) {
-    const results = await Promise.all(inputs.slice(at, at + WINDOW).map((input) => program.records([input])));
+    const results = await Promise.all(
+      inputs.slice(at, at + WINDOW).map(async (input) => program.records([input])),
+    );
     for (const result of results) {
       if ('error' in result) throw new Error(`${result.error.code} ${result.error.reason}`);
       records += result.records.length;

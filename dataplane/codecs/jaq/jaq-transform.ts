@@ -57,7 +57,9 @@ export class IngestionProgram {
   records(inputs: readonly (string | ProgramInput)[]): DecodeResult | Promise<DecodeResult> {
     const outcomes: (Outcome | Promise<Outcome>)[] = inputs.map((input) => this.#run(input));
     if (outcomes.some((outcome) => outcome instanceof Promise))
-      return Promise.all(outcomes).then((settled) => this.#result(settled, false));
+      return Promise.all(outcomes.map(async (outcome) => outcome)).then((settled) =>
+        this.#result(settled, false),
+      );
     return this.#result(outcomes as Outcome[], true);
   }
 
