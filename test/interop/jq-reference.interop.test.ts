@@ -1,6 +1,7 @@
-// The JAQ engine against the reference: every program of a corpus runs on every input in the Debian `jq`
-// binary and in the engine the codecs use (jq-wasm on the worker pool, with its batch wrapper), and the two
-// must agree — the same outputs in the same order, or both an error. Debian ships jq 1.6 and the engine
+// The JAQ engines against the reference: every program of a corpus runs on every input in the Debian `jq`
+// binary and in the engines the codecs use (jq-wasm on the worker pool, with its batch wrapper; and the
+// program compiled to JavaScript when it is in the subset), and they must agree — the same outputs in the
+// same order, or all an error. Debian ships jq 1.6 and the engine
 // is jq 1.8.2, so the corpus keeps to what both versions define alike; the differences we know of are
 // pinned below (and listed in docs/codecs.md) so the documentation stays true.
 import assert from 'node:assert/strict';
@@ -8,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { parseJsonValue, toJsonText, type JsonValue } from '../../dataplane/codecs/json-value.js';
 import { JaqPool } from '../../dataplane/codecs/jaq/jaq-pool.js';
 import type { InputOutcome } from '../../dataplane/codecs/jaq/program-queue.js';
+import { compileJq } from '../../dataplane/codecs/jaq/compiled/compile-jq.js';
+import type { CompiledOutcome } from '../../dataplane/codecs/jaq/compiled/compiled-program.js';
 import { requirePeer, runs } from '../support/peers.js';
 
 const INPUTS: JsonValue[] = [
@@ -99,7 +102,7 @@ function reference(program: string, input: JsonValue): JsonValue[] | 'error' {
     .map(parseJsonValue);
 }
 
-function engineResult(outcome: InputOutcome): JsonValue[] | 'error' {
+function engineResult(outcome: InputOutcome | CompiledOutcome): JsonValue[] | 'error' {
   return 'outputs' in outcome ? outcome.outputs : 'error';
 }
 
@@ -118,16 +121,35 @@ describe('the JAQ engine agrees with the reference jq binary', function () {
 
   it(`on ${PROGRAMS.length} programs × ${INPUTS.length} inputs`, async () => {
     let compared = 0;
+    let compiledRuns = 0;
+    let compiledPrograms = 0;
     for (const program of PROGRAMS) {
       const ours = await Promise.all(INPUTS.map((input) => pool.run(program, toJsonText(input))));
+      const compiled = compileJq(program);
+      if ('compiled' in compiled) compiledPrograms += 1;
       INPUTS.forEach((input, index) => {
         const expected = program === 'env | length' ? [0] : reference(program, input);
         const outcome = ours[index] as InputOutcome;
         assert.deepEqual(engineResult(outcome), expected, `${program} on ${toJsonText(input)}`);
         compared += 1;
+        if (!('compiled' in compiled)) return;
+        const run = compiled.compiled.run(input, { timeLimitMs: 1000, inputText: toJsonText(input) });
+        if ('engine' in run) {
+          // jq-wasm answers it, as checked above; in this corpus only jq's own error messages are left to it
+          assert.deepEqual(
+            [run.engine, expected],
+            ['error_text', 'error'],
+            `${program} on ${toJsonText(input)}`,
+          );
+          return;
+        }
+        assert.deepEqual(engineResult(run), expected, `compiled: ${program} on ${toJsonText(input)}`);
+        compiledRuns += 1;
       });
     }
     assert.equal(compared, PROGRAMS.length * INPUTS.length);
+    assert.ok(compiledPrograms >= 30, `only ${compiledPrograms} programs compiled`);
+    assert.ok(compiledRuns >= 120, `compiled programs answered only ${compiledRuns} runs`);
   });
 
   it('differs from jq 1.6 where jq 1.8 changed, as documented', async function () {

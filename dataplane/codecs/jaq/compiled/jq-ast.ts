@@ -10,9 +10,13 @@ export type Ast =
   | { kind: 'literal'; value: JsonValue }
   /** `"a\(e)b"`: literal parts and expressions, in order. */
   | { kind: 'string'; parts: (string | Ast)[] }
-  | { kind: 'index'; target: Ast; key: Ast }
-  | { kind: 'slice'; target: Ast; from: Ast | undefined; to: Ast | undefined }
-  | { kind: 'iterate'; target: Ast }
+  /**
+   * `.k`, `.[e]`, `.[a:b]`, `.[]`; `optional` for a `?` right after one (`.a?`, `.[]?`): jq's INDEX_OPT and
+   * EACH_OPT, which make only this step's failure no output, not the target's.
+   */
+  | { kind: 'index'; target: Ast; key: Ast; optional?: true }
+  | { kind: 'slice'; target: Ast; from: Ast | undefined; to: Ast | undefined; optional?: true }
+  | { kind: 'iterate'; target: Ast; optional?: true }
   /** `e?` and `try e` (without catch: `handler` undefined). */
   | { kind: 'try'; body: Ast; handler: Ast | undefined }
   | { kind: 'array'; body: Ast | undefined }

@@ -55,6 +55,7 @@ function keys(input: JsonValue, sorted: boolean): JsonValue {
 }
 
 function has(input: JsonValue, key: JsonValue): JsonValue {
+  if (input === null) return false;
   if (kindOf(input) === 'object' && typeof key === 'string') return Object.hasOwn(input as JsonObject, key);
   if (Array.isArray(input) && (typeof key === 'number' || typeof key === 'bigint')) {
     const index = Math.trunc(toDouble(key));

@@ -36,16 +36,18 @@ export function compile(ast: Ast, vars: Variables): Code {
     case 'string':
       return interpolation(ast.parts.map((part) => (typeof part === 'string' ? part : compile(part, vars))));
     case 'index':
+      if (ast.optional === true) return indexCode(compile(ast.target, vars), compile(ast.key, vars), true);
       if (ast.key.kind === 'literal' && typeof ast.key.value === 'string')
         return field(compile(ast.target, vars), ast.key.value);
-      return indexCode(compile(ast.target, vars), compile(ast.key, vars));
+      return indexCode(compile(ast.target, vars), compile(ast.key, vars), false);
     case 'slice':
       return sliceCode(ast, vars);
     case 'iterate': {
       const target = compile(ast.target, vars);
+      const each = ast.optional === true ? iterateOptional : iterate;
       const fn = target.single;
-      if (fn !== undefined) return generator((input, emit) => iterate(fn(input), emit));
-      return generator((input, emit) => target.gen(input, (value) => iterate(value, emit)));
+      if (fn !== undefined) return generator((input, emit) => each(fn(input), emit));
+      return generator((input, emit) => target.gen(input, (value) => each(value, emit)));
     }
     case 'try':
       return tryCode(
@@ -131,17 +133,42 @@ function field(target: Code, name: string): Code {
   return map1(target, read);
 }
 
-function indexCode(target: Code, key: Code): Code {
+/** `.[k]`; optional (`.[k]?`): a value that cannot be indexed so gives no output. */
+function indexCode(target: Code, key: Code, optional: boolean): Code {
   const [of, by] = [target.single, key.single];
-  if (of !== undefined && by !== undefined)
+  if (of !== undefined && by !== undefined && !optional)
     return single((input) => {
       const name = by(input);
       return index(of(input), name);
     });
+  const step = optional
+    ? optionalStep(index)
+    : (value: JsonValue, name: JsonValue, emit: Emit) => emit(index(value, name));
   // the key is the outer loop (jq's gen_index: the key's subexpression runs first)
   return generator((input, emit) =>
-    key.gen(input, (name) => target.gen(input, (value) => emit(index(value, name)))),
+    key.gen(input, (name) => target.gen(input, (value) => step(value, name, emit))),
   );
+}
+
+/** A step whose failure is no output (jq's INDEX_OPT); what follows it may still fail. */
+function optionalStep(
+  operation: (value: JsonValue, ...args: JsonValue[]) => JsonValue,
+): (value: JsonValue, arg: JsonValue, emit: Emit, more?: JsonValue) => void {
+  return (value, arg, emit, more) => {
+    let result: JsonValue;
+    try {
+      result = more === undefined ? operation(value, arg) : operation(value, arg, more);
+    } catch (error: unknown) {
+      if (error instanceof JqError) return;
+      throw error;
+    }
+    emit(result);
+  };
+}
+
+/** `.[]?`: no outputs from a value that is not an array or object (jq's EACH_OPT). */
+function iterateOptional(value: JsonValue, emit: Emit): void {
+  if (value !== null && typeof value === 'object') iterate(value, emit);
 }
 
 function sliceCode(ast: Extract<Ast, { kind: 'slice' }>, vars: Variables): Code {
@@ -155,6 +182,8 @@ function sliceCode(ast: Extract<Ast, { kind: 'slice' }>, vars: Variables): Code 
     ),
   );
 }
+
+const optionalSlice = optionalStep(slice);
 
 /** Errors from what follows a `try` pass through it: they are wrapped with the `try` they belong to. */
 class Downstream {

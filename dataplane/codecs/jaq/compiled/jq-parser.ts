@@ -195,7 +195,7 @@ class Parser {
       } else if (char === '[') term = this.#bracket(term);
       else if (char === '?' && this.source[this.at + 1] !== '/') {
         this.at += 1;
-        term = { kind: 'try', body: term, handler: undefined };
+        term = optional(term);
       } else if (binds && this.#peekWord() === 'as') {
         this.#word();
         return this.#binding(term);
@@ -493,6 +493,13 @@ class Parser {
 const ESCAPES: Record<string, string> = {
   '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t',
 }; // prettier-ignore
+
+/** `t?`: an index, slice or iteration step made optional (jq's `Term FIELD '?'` rules), else `try t`. */
+function optional(term: Ast): Ast {
+  if ((term.kind === 'index' || term.kind === 'slice' || term.kind === 'iterate') && term.optional !== true)
+    return { ...term, optional: true };
+  return { kind: 'try', body: term, handler: undefined };
+}
 
 function binary(operator: BinaryOperator, left: Ast, right: Ast): Ast {
   return { kind: 'binary', operator, left, right };
