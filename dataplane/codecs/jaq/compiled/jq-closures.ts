@@ -176,9 +176,13 @@ function sliceCode(ast: Extract<Ast, { kind: 'slice' }>, vars: Variables): Code 
   const target = compile(ast.target, vars);
   const from = ast.from === undefined ? none : compile(ast.from, vars);
   const to = ast.to === undefined ? none : compile(ast.to, vars);
+  const cut = (value: JsonValue, start: JsonValue, end: JsonValue, emit: Emit): void => {
+    if (ast.optional === true) optionalSlice(value, start, emit, end);
+    else emit(slice(value, start, end));
+  };
   return generator((input, emit) =>
     to.gen(input, (end) =>
-      from.gen(input, (start) => target.gen(input, (value) => emit(slice(value, start, end)))),
+      from.gen(input, (start) => target.gen(input, (value) => cut(value, start, end, emit))),
     ),
   );
 }
