@@ -25,6 +25,7 @@ import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
 import { registerNodeMetrics } from './node-metrics.js';
 import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';
+import { codecProgramPaths } from '../codecs/jaq/program-path.js';
 import { DomainRuntime, type DomainDeps, type Refusal, type RunningGraph } from './domain-runtime.js';
 import { targetName } from './http-targets.js';
 import type { NodeListener } from './node-listeners.js';
@@ -222,6 +223,7 @@ export class DataPlane implements AdminBackend {
       names: graph.names,
       graphVersion: running.version,
       spec: syslog,
+      codecProgram: codecProgramPaths(graph.codecs[syslog.codec])?.ingestion,
       client: graph.clients[syslog.client],
       listener: this.#domains.get(domain)?.syslog.get(name)?.view,
       metrics: await componentMetrics(this.registry, { domain, kind: 'syslog-ingestor', name: shown }),
@@ -243,6 +245,7 @@ export class DataPlane implements AdminBackend {
       names: graph.names,
       graphVersion: running.version,
       spec,
+      codecProgram: codecProgramPaths(graph.codecs[spec.codec])?.emitting,
       client: graph.clients[spec.client],
       emitter: running.topology.emitters.get(name)?.view,
       metrics: await componentMetrics(this.registry, { domain, kind: 'emitter', name: shown }),
@@ -329,6 +332,7 @@ export class DataPlane implements AdminBackend {
       names: running.graph.names,
       graphVersion: running.version,
       spec,
+      codecProgram: codecProgramPaths(running.graph.codecs[spec.codec])?.ingestion,
       target: this.#domains.get(domain)?.targets.get(name)?.target,
       listener: { name: listener, status, error: this.#errors.ofListener(listener, status) },
       routeError: this.#errors.ofTarget(target),

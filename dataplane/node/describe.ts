@@ -24,6 +24,16 @@ interface Named {
   domain: string;
   name: string;
   names?: DisplayNameRecords | undefined;
+  /**
+   * How the codec's JAQ program this component runs is run (its ON INGESTION program for an ingestor, ON
+   * EMITTING for an emitter): `compiled to JavaScript`, or `jq-wasm: <construct> … is outside the compiled
+   * subset` (program-path.ts); absent for codecs without one.
+   */
+  codecProgram?: string | undefined;
+}
+
+function codecProgram(view: Named): Record<string, string> {
+  return view.codecProgram === undefined ? {} : { codecProgram: view.codecProgram };
 }
 
 export interface HttpIngestorView extends Named {
@@ -71,6 +81,7 @@ export function describeHttpIngestor(view: HttpIngestorView): ComponentDescripti
       tls: spec.tls !== undefined,
       listener: listenerDetails(listener.name, listener.status),
       codec: shown(view, 'codecs', spec.codec),
+      ...codecProgram(view),
       maxBodyBytes: spec.maxBodyBytes,
       quiesce: spec.quiesce,
       routes: routeDetails(view, spec.routes),
@@ -113,6 +124,7 @@ export function describeSyslogIngestor(view: SyslogIngestorView): ComponentDescr
         ? {}
         : { listener: listenerDetails(client?.protocol ?? 'tcp', listener.status) }),
       codec: shown(view, 'codecs', spec.codec),
+      ...codecProgram(view),
       quiesce: spec.quiesce,
       routes: routeDetails(view, spec.routes),
     },
@@ -144,6 +156,7 @@ export function describeEmitter(view: EmitterDescriptionView): ComponentDescript
       client: shown(view, 'clients', spec.client),
       ...(client === undefined ? {} : clientDetails(client)),
       codec: shown(view, 'codecs', spec.codec),
+      ...codecProgram(view),
       retry: spec.retry,
       ...(spec.batch === undefined ? {} : { batch: spec.batch }),
       onMessageError: policyLabel(view, spec.onMessageError),

@@ -11,7 +11,7 @@ import { formatDiagnostic, SourceMap, type Diagnostic, type ObjectKey } from '..
 import type { Statement, UploadResourceStatement } from '../language/ast.js';
 import { statementsToObjects } from '../language/convert.js';
 import { DisplayNames, displayName } from '../api/display-names.js';
-import { printObject } from '../language/print.js';
+import { showCreateText } from '../node/show-create-text.js';
 import { bindLatest } from '../compiler/bind-latest.js';
 import { Candidate, type Change } from '../node/candidate.js';
 import { EMPTY_STATE } from '../node/domain-state.js';
@@ -157,7 +157,7 @@ class Planner {
     if (statement.type === 'show-create') {
       const names = new DisplayNames(this.#shown().map(({ object }) => object));
       const data: StatementData = { type: 'show-create', resource: found.object };
-      return this.#output(printObject(found.object, { names }), inspected(data));
+      return this.#output(showCreateText(found.object, names), inspected(data));
     }
     const listed = this.#domain.listed.get(idOf(found.object));
     if (listed === undefined) {

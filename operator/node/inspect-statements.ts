@@ -10,13 +10,13 @@ import type {
   UploadResourceStatement,
 } from '../language/ast.js';
 import { DisplayNames, displayName } from '../api/display-names.js';
-import { printObject } from '../language/print.js';
 import type { ComponentDescription, DescribedKind } from '../../dataplane/core/status.js';
 import { describeText } from './describe-text.js';
 import type { Candidate } from './candidate.js';
 import { messageOf } from '../../dataplane/core/error-text.js';
 import type { StatementOutcome, Upload } from './protocol.js';
 import type { ResourceStore } from './resource-store.js';
+import { showCreateText } from './show-create-text.js';
 import { showItems, showTable } from './show-output.js';
 import { kindsOf } from './statement-tag.js';
 
@@ -49,7 +49,7 @@ export function runShowCreate(statement: ShowCreateStatement, view: Candidate): 
   const names = new DisplayNames(view.shown().map(({ object }) => object));
   return {
     status: 'ok',
-    output: printObject(found.object, { names }),
+    output: showCreateText(found.object, names),
     data: { type: 'show-create', resource: found.object },
   };
 }
