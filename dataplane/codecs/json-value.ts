@@ -75,14 +75,31 @@ export function setKey(object: JsonObject, key: string, value: JsonValue): void 
 
 /** An integer literal, possibly with a zero fraction (`18446744073709551615`, `12345678901234567891.0`). */
 const INTEGER_LITERAL = /^-?\d+(?:\.0+)?$/;
+const EXPONENT_LITERAL = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/;
 
 /**
  * An integer literal beyond 2^53 becomes a bigint with every digit — jq 1.8 passes literals through as
- * written, `.0` included, so they must not be rounded here. Every other number is a double: one written
- * with an exponent or a fraction is what jq printed for a double, and its digits are not an exact integer.
+ * written, `.0` included, so they must not be rounded here. So does one written with an exponent that
+ * jq prints as plain digits (its decimal form has no exponent left: `9.007199254740993e+15` is printed
+ * `9007199254740993`). Every other number is a double: jq prints it with an exponent or a fraction, and
+ * its digits are not an exact integer.
  */
 function numberOf(text: string): number | bigint {
   const value = Number(text);
-  if (Number.isSafeInteger(value) || !INTEGER_LITERAL.test(text)) return value;
-  return BigInt(text.replace(/\.0+$/, ''));
+  if (Number.isSafeInteger(value)) return value;
+  if (INTEGER_LITERAL.test(text)) return BigInt(text.replace(/\.0+$/, ''));
+  return exponentInteger(text) ?? value;
+}
+
+/** The integer jq prints for `d.ddde±n` when its decimal exponent comes to 0 or below with a zero fraction. */
+function exponentInteger(text: string): bigint | undefined {
+  const match = EXPONENT_LITERAL.exec(text);
+  if (match === null) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const scale = Number(exponent) - fraction.length; // the decimal exponent of the coefficient
+  if (scale > 0) return undefined; // printed as 1E+16 and the like
+  const digits = whole + fraction;
+  const integer = digits.slice(0, digits.length + scale);
+  if (integer === '' || !/^0*$/.test(digits.slice(digits.length + scale))) return undefined;
+  return BigInt(`${sign}${integer}`);
 }

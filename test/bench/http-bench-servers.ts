@@ -2,7 +2,10 @@
 // `listen` and `full` are the same listener with a different target: a new target (another codec, a
 // syslog path) is one more entry in TARGETS. `node` is the real embedded node (`streamroute node
 // --manifests examples/quickstart`), whose subscriber is the driver, over the admin API.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -36,7 +39,17 @@ interface BenchTarget {
   counted: () => number;
 }
 
-const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
+/** The quickstart's codec as a JAQ JSON codec, for the `-jaq` variants (decision 0028: it runs compiled). */
+export function withJaqCodec(statements: string): string {
+  const wire = 'CREATE CODEC orders_json FROM WIRE JSON SCHEMA orders_wire TO SCHEMA orders;';
+  if (!statements.includes(wire)) throw new Error('examples/quickstart no longer declares its codec so');
+  return statements.replace(
+    wire,
+    "CREATE CODEC orders_json FROM JSON TO SCHEMA orders WITH JAQ TRANSFORMATIONS ON INGESTION '{order_id, amount}';",
+  );
+}
+
+const TARGETS: Record<'listen' | 'full' | 'full-jaq', (node: Node) => BenchTarget> = {
   /** Counts bodies and does nothing else. */
   listen() {
     let count = 0;
@@ -52,8 +65,14 @@ const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
   },
 
   /** examples/quickstart: orders-in decodes with the JSON wire codec and places records on `orders`. */
-  full(node) {
-    const graph = graphFromStatements(exampleStatements('quickstart'), 'bench');
+  full: (node) => quickstartTarget(node, (statements) => statements),
+  /** The same with a JAQ JSON codec whose program is compiled. */
+  'full-jaq': (node) => quickstartTarget(node, withJaqCodec),
+};
+
+function quickstartTarget(node: Node, edit: (statements: string) => string): BenchTarget {
+  {
+    const graph = graphFromStatements(edit(exampleStatements('quickstart')), 'bench');
     const built = buildTopology(graph, { registry: node.registry, logger: node.logger, clock: systemClock });
     if (!built.ok) throw new Error(built.errors.join('\n'));
     const spec = graph.httpIngestors['orders-in'];
@@ -72,12 +91,24 @@ const TARGETS: Record<'listen' | 'full', (node: Node) => BenchTarget> = {
       ),
     });
     return { routes: [httpRouteOf('bench', spec, target)], counted: () => count };
-  },
-};
+  }
+}
 
-export async function startServer(variant: 'bare' | 'listen' | 'full' | 'node'): Promise<BenchServer> {
+export async function startServer(
+  variant: 'bare' | 'listen' | 'full' | 'full-jaq' | 'node' | 'node-jaq',
+): Promise<BenchServer> {
   if (variant === 'bare') return startBare();
-  if (variant === 'node') return startNode();
+  if (variant === 'node')
+    return startNode(fileURLToPath(new URL('../../examples/quickstart', import.meta.url)));
+  if (variant === 'node-jaq') {
+    const manifests = jaqManifests();
+    const server = await startNode(manifests);
+    const stop = async (): Promise<void> => {
+      await server.stop?.();
+      rmSync(manifests, { recursive: true });
+    };
+    return { ...server, stop };
+  }
   const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
   const registry = new Registry();
   const telemetry = new HttpTelemetry(logger, registry);
@@ -115,12 +146,12 @@ function startBare(): Promise<BenchServer> {
  * The embedded node as `streamroute node --manifests examples/quickstart` runs it (domain `default`), on
  * 127.0.0.1 with ports from the system, a temporary data dir and warn-level logs to /dev/null.
  */
-async function startNode(): Promise<BenchServer> {
+async function startNode(manifests: string): Promise<BenchServer> {
   // Imported here so the other variants' processes do not load the operator's node.
   const { startEmbeddedNode } = await import('../../operator/node/embedded-node.js');
   const loopback = { host: '127.0.0.1', port: 0 };
   const node = await startEmbeddedNode({
-    manifests: fileURLToPath(new URL('../../examples/quickstart', import.meta.url)),
+    manifests,
     httpAddress: loopback,
     httpsAddress: loopback,
     adminAddress: loopback,
@@ -129,4 +160,11 @@ async function startNode(): Promise<BenchServer> {
   const ports = node.ports();
   if (ports.http === 0 || ports.admin === 0) throw new Error(`node not listening: ${JSON.stringify(ports)}`);
   return { port: ports.http, adminPort: ports.admin, counted: () => undefined, stop: () => node.stop() };
+}
+
+/** A temporary manifests directory: examples/quickstart with the JAQ JSON codec. */
+function jaqManifests(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'streamroute-bench-jaq-'));
+  writeFileSync(join(dir, 'graph.sql'), withJaqCodec(exampleStatements('quickstart')));
+  return dir;
 }

@@ -10,12 +10,15 @@
 //   full    our listener → the quickstart ingestor (quiesce wrapper → JSON wire codec → route → relay) →
 //           an in-process relay subscriber that counts records; the graph is examples/quickstart compiled
 //           by the operator's compiler, as the embedded node does
+//   full-jaq  `full` with the codec a JAQ JSON codec, `FROM JSON … ON INGESTION '{order_id, amount}'`,
+//           whose program runs compiled (decision 0028)
 //   node    the real embedded node (startEmbeddedNode, `--manifests examples/quickstart`, domain
 //           `default`, a temporary data dir, warn logs to /dev/null): listener → JSON wire codec → relay
 //           `orders` → the admin API's subscriber, whose client is this process, reading the NDJSON
 //           stream GET /v1/domains/default/relays/orders/subscriptions/bench?buffer=1000000 and counting
 //           lines. After each run the driver waits for the stream to catch up before it reads the
 //           server's CPU time, so the records written after the last response are paid in that run.
+//   node-jaq  `node` with the JAQ JSON codec of `full-jaq`
 //
 // At the end every counting variant is checked for losses: `listen` and `full` count what reached their
 // target; for `node`, the lines the subscriber received plus the subscriber drops the node counted
@@ -34,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fetchAdmin } from '../fixtures/admin-client.js';
 
-const VARIANTS = ['bare', 'listen', 'full', 'node'] as const;
+const VARIANTS = ['bare', 'listen', 'full', 'full-jaq', 'node', 'node-jaq'] as const;
 const SERVER_NODE_FLAGS = (process.env['SERVER_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 type Variant = (typeof VARIANTS)[number];
 
@@ -216,6 +219,15 @@ function report(variants: Variant[], samples: Map<Variant, Sample[]>): void {
     );
   }
   console.log('(medians over the rounds; the ratios are against bare in the same run)');
+  for (const [jaq, wire] of [
+    ['full-jaq', 'full'],
+    ['node-jaq', 'node'],
+  ] as const) {
+    const [a, b] = [samples.get(jaq), samples.get(wire)];
+    if (a === undefined || b === undefined) continue;
+    const ratio = median(a.map((s) => s.rps)) / median(b.map((s) => s.rps));
+    console.log(`${jaq} ÷ ${wire} (JAQ JSON codec ÷ JSON wire codec): ${fmt(ratio, 2)} of the req/s`);
+  }
 }
 
 function fmt(value: number, digits: number): string {

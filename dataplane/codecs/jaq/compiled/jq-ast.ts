@@ -31,6 +31,7 @@ export type Ast =
   | { kind: 'bind'; source: Ast; slot: number; body: Ast }
   | { kind: 'variable'; slot: number }
   | { kind: 'env' }
-  | { kind: 'reduce'; source: Ast; slot: number; init: Ast; update: Ast }
+  /** `offset`: where `reduce` starts in the program (a reason may point there). */
+  | { kind: 'reduce'; source: Ast; slot: number; init: Ast; update: Ast; offset: number }
   | { kind: 'foreach'; source: Ast; slot: number; init: Ast; update: Ast; extract: Ast | undefined }
   | { kind: 'call'; name: string; args: Ast[] };

@@ -11,6 +11,7 @@ import type { Ast } from './jq-ast.js';
 import { VALUE_BUILTINS, index, slice } from './jq-builtins.js';
 import { specialBuiltin } from './jq-generators.js';
 import { negate, OPERATORS } from './jq-operators.js';
+import { Outside } from './jq-parser.js';
 import { charge, failure, JqError, NeedsEngine, setOwn, toText, truthy } from './jq-values.js';
 import { generator, iterate, single, withArguments, type Code, type Emit, type Fn } from './jq-code.js';
 
@@ -310,9 +311,13 @@ function objectCode(entries: { key: Code; value: Code }[]): Code {
 function interpolation(parts: (string | Code)[]): Code {
   if (parts.every((part) => typeof part === 'string' || part.single !== undefined)) {
     const fns = parts.map((part) => (typeof part === 'string' ? part : (part.single as Fn)));
+    // jq evaluates the last interpolation first (it decides which error is raised)
     return single((input) => {
       let text = '';
-      for (const part of fns) text += typeof part === 'string' ? part : toText(part(input));
+      for (let at = fns.length - 1; at >= 0; at -= 1) {
+        const part = fns[at] as string | Fn;
+        text = (typeof part === 'string' ? part : toText(part(input))) + text;
+      }
       return text;
     });
   }
@@ -428,8 +433,9 @@ function reduce(ast: Extract<Ast, { kind: 'reduce' }>, vars: Variables): Code {
     return state;
   };
   const start = init.single;
-  if (start !== undefined) return single((input) => fold(input, start(input)));
-  return generator((input, emit) => init.gen(input, (value) => emit(fold(input, value))));
+  // jq 1.8 runs the source of every initial value after the first on null, not on the input: left to jq
+  if (start === undefined) throw new Outside('`reduce` with an initial value of several outputs', ast.offset);
+  return single((input) => fold(input, start(input)));
 }
 
 /** `foreach`: every output of the update is the state and is extracted. */
@@ -444,11 +450,14 @@ function foreach(ast: Extract<Ast, { kind: 'foreach' }>, vars: Variables): Code 
       source.gen(input, (value) => {
         charge(1);
         vars[ast.slot] = value;
+        let updated = false;
         update.gen(state, (next) => {
+          updated = true;
           state = next;
           if (extract === undefined) emit(next);
           else extract.gen(next, emit);
         });
+        if (!updated) state = null; // an update with no output leaves null, as in jq 1.8
       });
     }),
   );

@@ -123,6 +123,9 @@ function remainder(left: JsonValue, right: JsonValue): JsonValue {
 
 export function negate(value: JsonValue): JsonValue {
   if (typeof value === 'bigint') return -value; // jq 1.8 negates a kept literal exactly
+  // jq negates a literal's text (`0` stays 0) and a computed zero's sign (0 becomes -0): which one a zero
+  // is, JavaScript does not know
+  if (value === 0) throw new NeedsEngine('number_precision');
   if (typeof value === 'number') return computed(-value);
   throw failure(`${described(value)} cannot be negated`);
 }

@@ -309,7 +309,7 @@ class Parser {
       }
       case 'reduce':
       case 'foreach':
-        return this.#fold(word);
+        return this.#fold(word, start);
       case 'null':
       case 'true':
       case 'false':
@@ -352,7 +352,7 @@ class Parser {
     return { kind: 'if', condition, then, otherwise };
   }
 
-  #fold(word: 'reduce' | 'foreach'): Ast {
+  #fold(word: 'reduce' | 'foreach', offset: number): Ast {
     const source = this.#postfix(false);
     if (!this.#keyword('as')) throw new Outside(`\`${word}\` without \`as\``, this.at);
     const { name } = this.#variableName();
@@ -363,7 +363,7 @@ class Parser {
       const update = this.pipe();
       if (word === 'reduce') {
         this.#expect(')');
-        return { kind: 'reduce', source, slot, init, update };
+        return { kind: 'reduce', source, slot, init, update, offset };
       }
       const extract = this.#eat(';') ? this.pipe() : undefined;
       this.#expect(')');

@@ -27,14 +27,15 @@ export function splitText(text: string, separator: string): string[] {
   return text.split(separator);
 }
 
-const SPACE = new Set([' ', '\t', '\n', '\r', '\f', '\v']);
+/** Unicode's White_Space, what jq 1.8 trims (JavaScript's `\s` adds U+FEFF and lacks U+0085). */
+const SPACE = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
-/** jq's trim family: ASCII white space only. */
+/** jq's trim family. */
 export function trimText(text: string, start: boolean, end: boolean): string {
   let from = 0;
   let to = text.length;
-  while (start && from < to && SPACE.has(text[from] as string)) from += 1;
-  while (end && to > from && SPACE.has(text[to - 1] as string)) to -= 1;
+  while (start && from < to && SPACE.test(text[from] as string)) from += 1;
+  while (end && to > from && SPACE.test(text[to - 1] as string)) to -= 1;
   return text.slice(from, to);
 }
 

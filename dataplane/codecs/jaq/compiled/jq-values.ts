@@ -74,9 +74,8 @@ export function charge(steps: number): void {
   if (budget.steps > STEP_LIMIT) throw new NeedsEngine('work');
 }
 
-/** A number a computation produced, as jq holds it: a double, never -0 (jq prints a computed -0 as 0). */
+/** A number a computation produced, as jq holds it: a double (-0 included, which jq prints as `-0`). */
 export function computed(value: number): number {
-  if (value === 0) return 0;
   if (!Number.isSafeInteger(value) && (Number.isInteger(value) || !Number.isFinite(value)))
     made.unusual = true;
   return value;
@@ -118,7 +117,10 @@ export const inputNumbers = {
  * two spellings agree the text is certain; elsewhere the input goes to jq.
  */
 export function numberText(value: number | bigint): string {
-  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'bigint') {
+    if (!inputNumbersPlain()) throw new NeedsEngine('number_text');
+    return value.toString();
+  }
   const plain = String(value);
   if (Object.is(value, -0) || plain.includes('e') || doubleText(value) !== plain)
     throw new NeedsEngine('number_text');
