@@ -16,11 +16,20 @@ export interface ViewSink<V> {
   /** A number already written as view text: a JSON number literal, or a special as a quoted string. */
   numberText(text: string): V;
   string(value: string): V;
+  /** A string of printable ASCII without `"` or `\`: its JSON text is itself in quotes. */
+  plainString(value: string): V;
+  /** A scalar known ahead (a default, an enum name): its view text and its value, both. */
+  constant(text: string, value: JsonValue): V;
   /** Bytes as standard base64 text with padding. */
   bytes(value: Uint8Array): V;
   object(): V;
-  /** Adds an entry to an object from `object()`; returns the object to go on with. */
-  entry(object: V, key: string, value: V): V;
+  /**
+   * Adds an entry to an object from `object()`; returns the object to go on with. `keyText`, when the
+   * walker has it ready, is the key's JSON text and a colon (`"name":`).
+   */
+  entry(object: V, key: string, value: V, keyText?: string): V;
+  /** Adds an entry whose key the walker has only as JSON text (`"key"`). */
+  entryText(object: V, keyText: string, value: V): V;
   endObject(object: V): V;
   array(): V;
   item(array: V, value: V): V;
@@ -46,9 +55,13 @@ export const TEXT_SINK: ViewSink<string> = {
   float: floatText,
   numberText: (text) => text,
   string: (value) => JSON.stringify(value),
+  plainString: (value) => `"${value}"`,
+  constant: (text) => text,
   bytes: (value) => `"${base64(value)}"`,
   object: () => '',
-  entry: (object, key, value) => `${object}${object === '' ? '' : ','}${JSON.stringify(key)}:${value}`,
+  entry: (object, key, value, keyText = `${JSON.stringify(key)}:`) =>
+    `${object}${object === '' ? '' : ','}${keyText}${value}`,
+  entryText: (object, keyText, value) => `${object}${object === '' ? '' : ','}${keyText}:${value}`,
   endObject: (object) => `{${object}}`,
   array: () => '',
   item: (array, value) => (array === '' ? value : `${array},${value}`),
@@ -81,10 +94,16 @@ function valueSink(string: (value: string) => string): ViewSink<JsonValue> {
     float: floatValue,
     numberText: (text) => (text.startsWith('"') ? (JSON.parse(text) as string) : numberValue(text)),
     string,
+    plainString: (value) => value,
+    constant: (_text, value) => value,
     bytes: base64,
     object: () => ({}),
     entry: (object, key, value) => {
       setKey(object as JsonObject, string(key), value);
+      return object;
+    },
+    entryText: (object, keyText, value) => {
+      setKey(object as JsonObject, string(JSON.parse(keyText) as string), value);
       return object;
     },
     endObject: (object) => object,
