@@ -103,7 +103,9 @@ export class YamlView<V> {
   }
 
   private scalarIn<T>(sink: ViewSink<T>, node: Scalar): T {
-    return scalarView(sink, node.value) ?? this.stop('SR3010', 'a scalar with no JSON view', node);
+    const view = scalarView(sink, node.value);
+    // Not `??`: a null scalar's value is null.
+    return view === undefined ? this.stop('SR3010', 'a scalar with no JSON view', node) : view;
   }
 
   private alias(alias: Alias, depth: number): V {

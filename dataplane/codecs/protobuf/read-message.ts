@@ -102,7 +102,7 @@ class MessageReader<V> {
     // A missing message value is an empty message, shown as one (its fields' defaults): the same view as a
     // value present but empty, so writing the view back and reading it again changes nothing.
     if (value.message !== undefined) valueView = writeMessage(value.message, valueSlots ?? [], this.sink);
-    valueView ??= this.sink.constant(value.defaultText, value.defaultValue);
+    if (valueView === undefined) valueView = this.sink.constant(value.defaultText, value.defaultValue);
     // JSON object keys are strings: an integer or bool key is quoted.
     entries.set(key.kind === Kind.String ? keyText : `"${keyText}"`, valueView);
   }
