@@ -99,12 +99,19 @@ class MessageReader<V> {
       else valueSlots = this.#entryMessage(value.message, tag & 7, valueSlots ?? []);
     }
     reader.leave(outer);
+    // JSON object keys are strings: an integer or bool key is quoted.
+    entries.set(
+      key.kind === Kind.String ? keyText : `"${keyText}"`,
+      this.#entryValue(value, valueView, valueSlots),
+    );
+  }
+
+  /** A map entry's value: as read, or its default when the entry has none. */
+  #entryValue(value: ValuePlan, view: V | undefined, slots: Slots<V> | undefined): V {
     // A missing message value is an empty message, shown as one (its fields' defaults): the same view as a
     // value present but empty, so writing the view back and reading it again changes nothing.
-    if (value.message !== undefined) valueView = writeMessage(value.message, valueSlots ?? [], this.sink);
-    if (valueView === undefined) valueView = this.sink.constant(value.defaultText, value.defaultValue);
-    // JSON object keys are strings: an integer or bool key is quoted.
-    entries.set(key.kind === Kind.String ? keyText : `"${keyText}"`, valueView);
+    if (value.message !== undefined) return writeMessage(value.message, slots ?? [], this.sink);
+    return view === undefined ? this.sink.constant(value.defaultText, value.defaultValue) : view;
   }
 
   #entryScalar<T>(part: ValuePlan, wireType: number, name: string, sink: ViewSink<T>): T {

@@ -116,7 +116,7 @@ describe('payload readers: views as values', function () {
     const payloads = ['[1]', `[${'1,'.repeat(50)}18446744073709551615]`, '[2]'].map(text);
     const seen: ValuesRead[] = [];
     await Promise.all(
-      payloads.map((payload) =>
+      payloads.map(async (payload) =>
         reads.read(
           payload,
           () => PAYLOAD_FORMATS.JSON.readValues(payload),
