@@ -34,7 +34,7 @@ export const jsonFormat: PayloadFormat = {
       () => {
         const { text, parsed } = checkedText(payload);
         const value = exactJsonValue(text, parsed);
-        return { values: [SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value], texts: [text] };
+        return { values: [hasSurrogateEscape(text) ? wellFormed(value) : value], texts: [text] };
       },
       READ_FAILED,
     );
@@ -71,6 +71,11 @@ function checkedText(payload: Uint8Array): { text: string; parsed: JsonValue } {
     }
   }
   return { text, parsed };
+}
+
+/** `includes` first: it costs a few ns where the regular expression costs about a µs on 300 characters. */
+function hasSurrogateEscape(text: string): boolean {
+  return text.includes('\\u') && SURROGATE_ESCAPE.test(text);
 }
 
 /** The value with every lone surrogate in its strings and keys turned into U+FFFD, as jq reads it. */
