@@ -43,8 +43,12 @@ function objectText(value: JsonObject): string {
  * rounded is the text parsed again keeping digits. Throws SyntaxError for text that is not JSON.
  */
 export function parseJsonValue(text: string): JsonValue {
-  const fast = JSON.parse(text) as JsonValue;
-  return hasUnsafeNumber(fast) ? exactValue(parseExact(text)) : fast;
+  return exactJsonValue(text, JSON.parse(text) as JsonValue);
+}
+
+/** `parsed`, what JSON.parse made of `text`, made exact: `text` is parsed again only when it must be. */
+export function exactJsonValue(text: string, parsed: JsonValue): JsonValue {
+  return hasUnsafeNumber(parsed) ? exactValue(parseExact(text)) : parsed;
 }
 
 function hasUnsafeNumber(value: JsonValue): boolean {
@@ -58,7 +62,7 @@ function hasUnsafeNumber(value: JsonValue): boolean {
 
 /** lossless-json's tree (numbers as NumberText) as a JsonValue. */
 function exactValue(value: unknown): JsonValue {
-  if (value instanceof NumberText) return numberOf(value.text);
+  if (value instanceof NumberText) return numberValue(value.text);
   if (value === null || typeof value !== 'object') return value as JsonValue;
   if (Array.isArray(value)) return value.map(exactValue);
   const out: JsonObject = {};
@@ -78,13 +82,13 @@ const INTEGER_LITERAL = /^-?\d+(?:\.0+)?$/;
 const EXPONENT_LITERAL = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/;
 
 /**
- * An integer literal beyond 2^53 becomes a bigint with every digit — jq 1.8 passes literals through as
- * written, `.0` included, so they must not be rounded here. So does one written with an exponent that
- * jq prints as plain digits (its decimal form has no exponent left: `9.007199254740993e+15` is printed
- * `9007199254740993`). Every other number is a double: jq prints it with an exponent or a fraction, and
- * its digits are not an exact integer.
+ * The value of a JSON number literal. An integer literal beyond 2^53 becomes a bigint with every digit —
+ * jq 1.8 passes literals through as written, `.0` included, so they must not be rounded here. So does one
+ * written with an exponent that jq prints as plain digits (its decimal form has no exponent left:
+ * `9.007199254740993e+15` is printed `9007199254740993`). Every other number is a double: jq prints it with
+ * an exponent or a fraction, and its digits are not an exact integer.
  */
-function numberOf(text: string): number | bigint {
+export function numberValue(text: string): number | bigint {
   const value = Number(text);
   if (Number.isSafeInteger(value)) return value;
   if (INTEGER_LITERAL.test(text)) return BigInt(text.replace(/\.0+$/, ''));

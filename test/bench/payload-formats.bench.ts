@@ -1,7 +1,9 @@
 // Payload-format benchmark (not a timed test): read messages/s of each JAQ payload format for one ~300-byte
 // order, beside `JSON.parse` of the same order's JSON text in the same run (the baseline; the ratio is
 // format/JSON.parse). Each row is the median of several rounds after warm-up; the formats take turns
-// within a round, so load on the machine hits all alike. Write messages/s are shown for the same value.
+// within a round, so load on the machine hits all alike. Each format is read as JSON text (`read`, for
+// jq-wasm) and as values (`read values`, readValues, for a compiled program; the last column is values
+// against text). Write messages/s are shown for the same value.
 //
 //   npx tsx test/bench/payload-formats.bench.ts [rounds]      (default: 7)
 import { performance } from 'node:perf_hooks';
@@ -74,6 +76,9 @@ function median(values: number[]): number {
 
 const payloads = new Map(FORMATS.map((format) => [format, payloadOf(format)]));
 const jsonText = new TextDecoder().decode(payloads.get('JSON'));
+/** The order without its U64: JSON read as values needs no exact second parse. */
+const { seq: _seq, ...smallOrder } = ORDER as Record<string, JsonValue>;
+const smallJson = new TextEncoder().encode(JSON.stringify(smallOrder));
 const subjects: [string, () => unknown][] = [
   ['JSON.parse (baseline)', (): unknown => JSON.parse(jsonText) as unknown],
   ...FORMATS.map((format): [string, () => unknown] => {
@@ -81,6 +86,13 @@ const subjects: [string, () => unknown][] = [
     const payload = payloads.get(format) as Uint8Array;
     return [`${format} read`, () => reader.read(payload)];
   }),
+  ...FORMATS.map((format): [string, () => unknown] => {
+    const reader: PayloadFormat = PAYLOAD_FORMATS[format];
+    const payload = payloads.get(format) as Uint8Array;
+    return [`${format} read values`, () => reader.readValues(payload)];
+  }),
+  ['JSON, no U64 read', () => PAYLOAD_FORMATS.JSON.read(smallJson)],
+  ['JSON, no U64 read values', () => PAYLOAD_FORMATS.JSON.readValues(smallJson)],
   ...FORMATS.map((format): [string, () => unknown] => {
     const writer: PayloadFormat = PAYLOAD_FORMATS[format];
     const value = format === 'XML' ? XML_ORDER : ORDER;
@@ -100,11 +112,17 @@ const baseline = median(samples.get('JSON.parse (baseline)') ?? []);
 console.log(
   `payload sizes: ${FORMATS.map((format) => `${format} ${payloads.get(format)?.length} B`).join(', ')}`,
 );
-console.log(`${'subject'.padEnd(24)}${'messages/s'.padStart(12)}${'× JSON.parse'.padStart(14)}`);
+console.log(
+  `${'subject'.padEnd(24)}${'messages/s'.padStart(12)}${'× JSON.parse'.padStart(14)}${'× text read'.padStart(13)}`,
+);
 for (const [name] of subjects) {
   const perSecond = median(samples.get(name) ?? []);
   const ratio = (perSecond / baseline).toFixed(3);
+  const textRead = name.endsWith(' read values')
+    ? median(samples.get(name.replace(/ values$/, '')) ?? [])
+    : 0;
+  const values = textRead === 0 ? '' : (perSecond / textRead).toFixed(2);
   console.log(
-    `${name.padEnd(24)}${Math.round(perSecond).toLocaleString('en-US').padStart(12)}${ratio.padStart(14)}`,
+    `${name.padEnd(24)}${Math.round(perSecond).toLocaleString('en-US').padStart(12)}${ratio.padStart(14)}${values.padStart(13)}`,
   );
 }

@@ -1,6 +1,7 @@
 // Protobuf JSON view benchmark (not a timed test): decode + JSON view of a typical message — ten fields,
 // a nested message, a repeated field of three nested messages — in messages/s, beside a baseline from
-// the same run: protobufjs's own Type.decode + toObject + JSON.stringify. Then the way back, fromJsonView,
+// the same run: protobufjs's own Type.decode + toObject + JSON.stringify; and jsonValueView, the same view
+// as a value for a compiled jq program. Then the way back, fromJsonView,
 // beside protobufjs's fromObject + encode. Medians of several rounds after warm-up; rounds alternate
 // between contender and baseline so a noisy neighbour hits both.
 //
@@ -8,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseJsonValue, type JsonValue } from '../../dataplane/codecs/json-value.js';
 import { fromJsonView } from '../../dataplane/codecs/protobuf/from-json-view.js';
-import { jsonView } from '../../dataplane/codecs/protobuf/json-view.js';
+import { jsonValueView, jsonView } from '../../dataplane/codecs/protobuf/json-view.js';
 import { messageType } from '../../dataplane/codecs/protobuf/testdata/test-messages.js';
 
 const ROUNDS = Number(process.argv[2] ?? 11);
@@ -56,6 +57,11 @@ const contenders: Record<string, (i: number) => void> = {
   jsonView: (i) => {
     const result = jsonView(ORDER, payloads[i & 63] as Uint8Array);
     sink += 'text' in result ? flat(result.text) : 0;
+  },
+  // The same view as a value (for a compiled jq program), no text in between.
+  jsonValueView: (i) => {
+    const result = jsonValueView(ORDER, payloads[i & 63] as Uint8Array);
+    sink += 'value' in result ? 1 : 0;
   },
   'protobufjs decode+toObject+stringify': (i) => {
     sink += flat(JSON.stringify(ORDER.toObject(ORDER.decode(payloads[i & 63] as Uint8Array), TO_OBJECT)));
@@ -107,6 +113,7 @@ const row = (name: string, baseline: string): void => {
   );
 };
 row('jsonView', 'protobufjs decode+toObject+stringify');
+row('jsonValueView', 'protobufjs decode+toObject+stringify');
 row('protobufjs decode+toObject+stringify', 'protobufjs decode+toObject+stringify');
 row('fromJsonView', 'protobufjs fromObject+encode');
 row('protobufjs fromObject+encode', 'protobufjs fromObject+encode');

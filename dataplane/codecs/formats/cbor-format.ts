@@ -4,18 +4,24 @@
 import { messageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { isWellFormed } from '../well-formed-text.js';
-import { cborViewText } from './cbor-reader.js';
+import { cborView } from './cbor-reader.js';
 import { cborBytes } from './cbor-writer.js';
 import { guarded } from './format-failure.js';
-import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import type { PayloadFormat, ReadResult, ValuesResult, WriteResult } from './payload-format.js';
 import { checkWritable, type WriteRule } from './view-text.js';
+import { TEXT_SINK, VALUE_SINK } from './view-sink.js';
 
 const FORMAT = 'CBOR';
 const READ_FAILED = messageError('SR3010', `${FORMAT}: the payload does not parse`);
 const WRITE_FAILED = messageError('SR3008', `${FORMAT}: the value could not be written`);
 export const cborFormat: PayloadFormat = {
   read(payload: Uint8Array): ReadResult {
-    return guarded(FORMAT, () => ({ inputs: [cborViewText(payload)] }), READ_FAILED);
+    return guarded(FORMAT, () => ({ inputs: [cborView(payload, TEXT_SINK)] }), READ_FAILED);
+  },
+
+  readValues(payload: Uint8Array): ValuesResult {
+    // Text strings are strict UTF-8, so always well-formed.
+    return guarded(FORMAT, () => ({ values: [cborView(payload, VALUE_SINK)] }), READ_FAILED);
   },
 
   write(value: JsonValue): WriteResult {

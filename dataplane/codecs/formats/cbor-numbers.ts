@@ -4,9 +4,9 @@
 const FIRST_MS = -62_167_219_200_000;
 const LAST_MS = 253_402_300_799_999;
 
-/** Major type 1: the integer −1 − argument, exactly, as decimal text. */
-export function negative(argument: number | bigint): string {
-  return typeof argument === 'number' ? (-1 - argument).toString() : (-1n - argument).toString();
+/** Major type 1: the integer −1 − argument, exactly (−2^53 is a number; sinks take it as exact). */
+export function negative(argument: number | bigint): number | bigint {
+  return typeof argument === 'number' ? -1 - argument : -1n - argument;
 }
 
 /** IEEE 754 binary16 (RFC 8949 appendix D). */
@@ -21,10 +21,10 @@ export function halfFloat(half: number): number {
 }
 
 /**
- * Tag 1's epoch seconds as view text: RFC 3339 UTC with milliseconds (`"2013-03-21T20:04:00.000Z"`,
- * rounded to the millisecond); undefined when not a number or outside years 0000–9999.
+ * Tag 1's epoch seconds as a string: RFC 3339 UTC with milliseconds (`2013-03-21T20:04:00.000Z`, rounded
+ * to the millisecond); undefined when not a number or outside years 0000–9999.
  */
 export function epochText(seconds: number): string | undefined {
   const ms = Math.round(seconds * 1000);
-  return ms >= FIRST_MS && ms <= LAST_MS ? `"${new Date(ms).toISOString()}"` : undefined;
+  return ms >= FIRST_MS && ms <= LAST_MS ? new Date(ms).toISOString() : undefined;
 }

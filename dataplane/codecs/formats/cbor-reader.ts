@@ -1,4 +1,4 @@
-// CBOR (RFC 8949) as JSON view text, by this small decoder rather than cbor-x's: cbor-x acts on its own
+// CBOR (RFC 8949) as JSON view text or values (view-sink.ts), by this small decoder rather than cbor-x's: cbor-x acts on its own
 // extension tags in any payload whatever the options (record definitions that compile readers, packed
 // values, shared references that build cycles, tag 27 that calls constructors), replaces invalid UTF-8
 // silently and refuses indefinite-length strings. One data item per payload, read whole; every length is
@@ -8,48 +8,51 @@
 import { fail } from './format-failure.js';
 import { CBOR_MAX_BIGNUM_BYTES, MAX_DEPTH } from './format-limits.js';
 import { epochText, halfFloat, negative } from './cbor-numbers.js';
-import { bytesText, floatText } from './view-text.js';
+import type { ViewSink } from './view-sink.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const BREAK = 0xff;
 const SHORT_STRING = 64;
 /** false, true, null and undefined (which has no JSON form: null). */
-const SIMPLE_VALUES: Record<number, string> = { 20: 'false', 21: 'true', 22: 'null', 23: 'null' };
+const SIMPLE_VALUES: Record<number, boolean | null> = { 20: false, 21: true, 22: null, 23: null };
 const INDEFINITE = 31;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** The view text of a payload holding exactly one CBOR data item. */
-export function cborViewText(bytes: Uint8Array): string {
+/** The view (text or value, by `sink`) of a payload holding exactly one CBOR data item. */
+export function cborView<V>(bytes: Uint8Array, sink: ViewSink<V>): V {
   if (bytes.length === 0) fail('SR3010', 'CBOR: an empty payload (expected one data item)');
-  const reader = new CborReader(bytes);
+  const reader = new CborReader(bytes, sink);
   const text = reader.item(0);
   if (reader.at !== bytes.length)
     reader.stop('SR3010', 'bytes after the data item (one item per payload)', reader.at);
   return text;
 }
 
-class CborReader {
+class CborReader<V> {
   at = 0;
   private readonly view: DataView;
 
-  constructor(private readonly bytes: Uint8Array) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly sink: ViewSink<V>,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  item(depth: number): string {
+  item(depth: number): V {
     const start = this.at;
     const initial = this.take(1);
     const major = initial >> 5;
     const info = initial & 0x1f;
     switch (major) {
       case 0:
-        return this.argument(info, start).toString();
+        return this.sink.integer(this.argument(info, start));
       case 1:
-        return negative(this.argument(info, start));
+        return this.sink.integer(negative(this.argument(info, start)));
       case 2:
-        return bytesText(this.byteString(info, start));
+        return this.sink.bytes(this.byteString(info, start));
       case 3:
-        return JSON.stringify(this.textString(info, start));
+        return this.sink.string(this.textString(info, start));
       case 4:
         return this.array(info, start, depth);
       case 5:
@@ -154,31 +157,31 @@ class CborReader {
     }
   }
 
-  private array(info: number, start: number, depth: number): string {
+  private array(info: number, start: number, depth: number): V {
     this.deeper(depth, start);
-    const items: string[] = [];
+    let items = this.sink.array();
     if (info === INDEFINITE) {
-      while (!this.isBreak()) items.push(this.item(depth + 1));
+      while (!this.isBreak()) items = this.sink.item(items, this.item(depth + 1));
     } else {
       const count = this.length(info, start);
-      for (let i = 0; i < count; i += 1) items.push(this.item(depth + 1));
+      for (let i = 0; i < count; i += 1) items = this.sink.item(items, this.item(depth + 1));
     }
-    return `[${items.join(',')}]`;
+    return this.sink.endArray(items);
   }
 
-  private map(info: number, start: number, depth: number): string {
+  private map(info: number, start: number, depth: number): V {
     this.deeper(depth, start);
     const seen = new Set<string>();
-    let text = '';
+    let object = this.sink.object();
     const count = info === INDEFINITE ? -1 : this.length(info, start, 2);
     for (let i = 0; count === -1 ? !this.isBreak() : i < count; i += 1) {
       const keyStart = this.at;
       const key = this.key();
       if (seen.has(key)) this.stop('SR3010', 'a duplicate map key', keyStart);
       seen.add(key);
-      text += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${this.item(depth + 1)}`;
+      object = this.sink.entry(object, key, this.item(depth + 1));
     }
-    return `{${text}}`;
+    return this.sink.endObject(object);
   }
 
   /** A map key as text: a text string as it is, an integer as its decimal digits. */
@@ -188,7 +191,7 @@ class CborReader {
     const major = initial >> 5;
     if (major === 3) return this.textString(initial & 0x1f, start);
     if (major === 0) return this.argument(initial & 0x1f, start).toString();
-    if (major === 1) return negative(this.argument(initial & 0x1f, start));
+    if (major === 1) return negative(this.argument(initial & 0x1f, start)).toString();
     return this.stop(
       'SR3010',
       'a map key that is neither text nor an integer (the JSON view has text keys)',
@@ -196,18 +199,18 @@ class CborReader {
     );
   }
 
-  private tag(info: number, start: number, depth: number): string {
+  private tag(info: number, start: number, depth: number): V {
     this.deeper(depth, start);
     const tag = this.argument(info, start);
     if (tag === 0)
-      return JSON.stringify(this.textString(this.expect(3, 'tag 0 (a date/time string)'), this.at - 1));
+      return this.sink.string(this.textString(this.expect(3, 'tag 0 (a date/time string)'), this.at - 1));
     if (tag === 1) return this.epoch(start);
     if (tag === 2 || tag === 3) return this.bignum(tag, start);
     return this.item(depth + 1);
   }
 
   /** Tag 1: seconds since 1970 (an integer or a float) as RFC 3339 UTC text with milliseconds. */
-  private epoch(start: number): string {
+  private epoch(start: number): V {
     const at = this.at;
     const initial = this.take(1);
     const info = initial & 0x1f;
@@ -215,16 +218,18 @@ class CborReader {
     if (initial >> 5 === 0) seconds = Number(this.argument(info, at));
     else if (initial >> 5 === 1) seconds = -1 - Number(this.argument(info, at));
     else if (initial >> 5 === 7 && info >= 25 && info <= 27) seconds = this.float(info);
-    return epochText(seconds) ?? this.stop('SR3010', 'tag 1 without an epoch time in years 0000–9999', start);
+    const text = epochText(seconds);
+    if (text === undefined) this.stop('SR3010', 'tag 1 without an epoch time in years 0000–9999', start);
+    return this.sink.string(text);
   }
 
-  private bignum(tag: 2 | 3, start: number): string {
+  private bignum(tag: 2 | 3, start: number): V {
     const content = this.byteString(this.expect(2, `tag ${tag} (a bignum)`), this.at - 1);
     if (content.length > CBOR_MAX_BIGNUM_BYTES) {
       this.stop('SR3011', `a bignum longer than ${CBOR_MAX_BIGNUM_BYTES} bytes`, start);
     }
     const magnitude = content.length === 0 ? 0n : BigInt(`0x${Buffer.from(content).toString('hex')}`);
-    return (tag === 2 ? magnitude : -1n - magnitude).toString();
+    return this.sink.integer(tag === 2 ? magnitude : -1n - magnitude);
   }
 
   /** Reads the head of a tag's content, which must have major type `major`; returns its additional info. */
@@ -235,10 +240,10 @@ class CborReader {
     return initial & 0x1f;
   }
 
-  private simple(info: number, start: number): string {
+  private simple(info: number, start: number): V {
     const simple = SIMPLE_VALUES[info];
-    if (simple !== undefined) return simple;
-    if (info >= 25 && info <= 27) return floatText(this.float(info));
+    if (simple !== undefined) return simple === null ? this.sink.null : this.sink.boolean(simple);
+    if (info >= 25 && info <= 27) return this.sink.float(this.float(info));
     if (info === INDEFINITE) this.stop('SR3010', 'a break outside an indefinite-length item', start);
     if (info === 24 && this.take(1) < 32) this.stop('SR3010', 'a two-byte simple value below 32', start);
     return this.stop('SR3010', 'a simple value with no JSON view', start);

@@ -8,7 +8,7 @@ import { tomlFormat } from './toml-format.js';
 import { xmlFormat } from './xml-format.js';
 import { yamlFormat } from './yaml-format.js';
 
-export type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+export type { PayloadFormat, ReadResult, ValuesResult, WriteResult } from './payload-format.js';
 export { MAX_DEPTH } from './format-limits.js';
 
 export const PAYLOAD_FORMATS: Record<JaqFormat, PayloadFormat> = {

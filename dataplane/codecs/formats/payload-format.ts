@@ -6,6 +6,13 @@ import type { MessageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 
 export type ReadResult = { inputs: string[] } | { error: MessageError };
+/**
+ * The program's inputs as values (for a compiled program): `values[i]` is parseJsonValue of the text
+ * read's `inputs[i]`, but with U+FFFD where that text escapes a lone surrogate (as jq reads it). `texts`
+ * is there only when the payload is itself JSON text (the JSON format): the payload as it was sent, for
+ * number literals as written (`1.50`). Every other format writes numbers in their shortest form.
+ */
+export type ValuesResult = { values: JsonValue[]; texts?: string[] } | { error: MessageError };
 export type WriteResult = { bytes: Uint8Array } | { error: MessageError };
 
 export interface PayloadFormat {
@@ -14,6 +21,8 @@ export interface PayloadFormat {
    * document of a multi-document YAML stream. A payload is read whole or not at all.
    */
   read(payload: Uint8Array): ReadResult;
+  /** The same inputs as values, without JSON text in between; refused exactly as `read` refuses. */
+  readValues(payload: Uint8Array): ValuesResult;
   /** The payload for one value the emitting program yielded. */
   write(value: JsonValue): WriteResult;
 }

@@ -9,10 +9,11 @@ import type { JsonValue } from '../json-value.js';
 import { isWellFormed } from '../well-formed-text.js';
 import { fail, guarded } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
-import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import type { PayloadFormat, ReadResult, ValuesResult, WriteResult } from './payload-format.js';
 import { HIGHEST, LOWEST, TomlView } from './toml-view.js';
 import { payloadText } from './utf8-text.js';
 import { checkWritable, type WriteRule } from './view-text.js';
+import { TEXT_SINK, VALUE_SINK, type ViewSink } from './view-sink.js';
 
 const FORMAT = 'TOML';
 const encoder = new TextEncoder();
@@ -60,14 +61,12 @@ const PHRASES: ReadonlySet<string> = new Set([
 
 export const tomlFormat: PayloadFormat = {
   read(payload: Uint8Array): ReadResult {
-    return guarded(
-      FORMAT,
-      () => {
-        const text = payloadText(FORMAT, payload);
-        return { inputs: [new TomlView(text).value(parseToml(text))] };
-      },
-      READ_FAILED,
-    );
+    return guarded(FORMAT, () => ({ inputs: [readDocument(payload, TEXT_SINK)] }), READ_FAILED);
+  },
+
+  readValues(payload: Uint8Array): ValuesResult {
+    // Strings are well-formed: the payload is strict UTF-8 and TOML has no escape for a surrogate.
+    return guarded(FORMAT, () => ({ values: [readDocument(payload, VALUE_SINK)] }), READ_FAILED);
   },
 
   write(value: JsonValue): WriteResult {
@@ -87,6 +86,11 @@ export const tomlFormat: PayloadFormat = {
     );
   },
 };
+
+function readDocument<V>(payload: Uint8Array, sink: ViewSink<V>): V {
+  const text = payloadText(FORMAT, payload);
+  return new TomlView(text, sink).value(parseToml(text));
+}
 
 function parseToml(text: string): unknown {
   try {

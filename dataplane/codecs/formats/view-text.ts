@@ -1,22 +1,9 @@
-// Pieces of JSON view text shared by the format readers, which write view text directly while they walk a
-// parsed payload (no intermediate object, so no key such as `__proto__` can touch a prototype).
+// The check every format makes of a value before writing it. (How readers write view text or values while
+// they walk a parsed payload — no intermediate object, so no key such as `__proto__` can touch a
+// prototype — is view-sink.ts.)
 import type { JsonValue } from '../json-value.js';
 import { fail, keyPath, keyStep, type PathStep } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
-
-/**
- * A float as view text. JSON has no NaN or infinity, so those become the strings "NaN", "Infinity" and
- * "-Infinity" (JavaScript's spelling) rather than failing the payload; a program can test for them.
- */
-export function floatText(value: number): string {
-  if (Number.isFinite(value)) return JSON.stringify(value);
-  return Number.isNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
-}
-
-/** Bytes (a YAML !!binary, a CBOR byte string) as view text: standard base64 with padding. */
-export function bytesText(bytes: Uint8Array): string {
-  return `"${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}"`;
-}
 
 /** A format's own rule for a value it is about to write: a problem to report, or undefined. */
 export type WriteRule = (value: JsonValue, path: readonly PathStep[]) => string | undefined;

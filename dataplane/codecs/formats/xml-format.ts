@@ -9,9 +9,10 @@ import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
 import { xmlLibrary } from './format-libraries.js';
 import { MAX_DEPTH } from './format-limits.js';
-import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import type { PayloadFormat, ReadResult, ValuesResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
 import { checkWritable } from './view-text.js';
+import { TEXT_SINK, VALUE_SINK, type ViewSink } from './view-sink.js';
 import { checkDoctype, notXmlCharOffset, textAfterSelfClosingRoot } from './xml-text.js';
 import { NAME_MARK, XmlView, type OrderedNode } from './xml-view.js';
 import { xmlDocument } from './xml-write.js';
@@ -57,7 +58,20 @@ const PROBLEMS: Record<string, string> = {
 
 export const xmlFormat: PayloadFormat = {
   read(payload: Uint8Array): ReadResult {
-    return guarded(FORMAT, () => ({ inputs: [readDocument(payloadText(FORMAT, payload))] }), READ_FAILED);
+    return guarded(
+      FORMAT,
+      () => ({ inputs: [readDocument(payloadText(FORMAT, payload), TEXT_SINK)] }),
+      READ_FAILED,
+    );
+  },
+
+  readValues(payload: Uint8Array): ValuesResult {
+    // Strings are well-formed: XML's Char rule refuses a lone surrogate, raw or referenced.
+    return guarded(
+      FORMAT,
+      () => ({ values: [readDocument(payloadText(FORMAT, payload), VALUE_SINK)] }),
+      READ_FAILED,
+    );
   },
 
   write(value: JsonValue): WriteResult {
@@ -72,7 +86,7 @@ export const xmlFormat: PayloadFormat = {
   },
 };
 
-function readDocument(text: string): string {
+function readDocument<V>(text: string, sink: ViewSink<V>): V {
   const position = (offset: number): string => lineColumn(text, offset);
   const bad = notXmlCharOffset(text);
   if (bad !== -1)
@@ -87,7 +101,7 @@ function readDocument(text: string): string {
   const extra = textAfterSelfClosingRoot(text);
   if (extra !== -1)
     fail('SR3010', `${FORMAT}: content after the root element at ${position(extra)}`, position(extra));
-  return new XmlView().document(parse(text));
+  return new XmlView(sink).document(parse(text));
 }
 
 function parse(text: string): OrderedNode[] {

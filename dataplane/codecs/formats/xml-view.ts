@@ -1,4 +1,5 @@
-// An XML document, as fast-xml-parser gives it in order (preserveOrder), as JSON view text. The mapping
+// An XML document, as fast-xml-parser gives it in order (preserveOrder), as JSON view text or values
+// (view-sink.ts). The mapping
 // (docs/decisions/0010-xml-json-view.md):
 //   {"<root>": element}, where an element with neither attributes nor child elements is its text (a
 //   string, "" when empty), and any other element is an object of
@@ -10,6 +11,7 @@
 // Names are kept as written, prefixes included (`soap:Body`, `@xmlns:soap`); all values are strings.
 import { fail } from './format-failure.js';
 import { MAX_DEPTH } from './format-limits.js';
+import type { ViewSink } from './view-sink.js';
 import { decodeReferences, normalizeAttribute } from './xml-text.js';
 
 /** One node of fast-xml-parser's ordered output: `{name: children, ':@'?: attributes}` or a text node. */
@@ -23,12 +25,14 @@ const CDATA = '#cdata';
 const NOT_WHITE_SPACE = /[^ \t\r\n]/;
 const SHOWN_STEPS = 8;
 
-export class XmlView {
+export class XmlView<V> {
   /** Where the walk is: each element's position among its parent's child elements (1-based). */
   private readonly path: number[] = [];
 
-  /** The view text of a document: its one root element, with nothing but white space around it. */
-  document(nodes: readonly OrderedNode[]): string {
+  constructor(private readonly sink: ViewSink<V>) {}
+
+  /** The view of a document: its one root element, with nothing but white space around it. */
+  document(nodes: readonly OrderedNode[]): V {
     let root: OrderedNode | undefined;
     for (const node of nodes) {
       if (isText(node, TEXT) && !NOT_WHITE_SPACE.test(node[TEXT] as string)) continue;
@@ -38,15 +42,16 @@ export class XmlView {
     }
     if (root === undefined) return fail('SR3010', 'XML: no root element');
     const [key, name] = elementName(root);
-    return `{${JSON.stringify(name)}:${this.element(root, key, 1)}}`;
+    const { sink } = this;
+    return sink.endObject(sink.entry(sink.object(), name, this.element(root, key, 1)));
   }
 
-  private element(node: OrderedNode, key: string, position: number): string {
+  private element(node: OrderedNode, key: string, position: number): V {
     this.path.push(position);
     if (this.path.length > MAX_DEPTH)
       fail('SR3011', `XML: elements nested deeper than ${MAX_DEPTH} at ${this.where()}`, this.where());
     let text = '';
-    const children = new Map<string, string[]>();
+    const children = new Map<string, V[]>();
     let elements = 0;
     for (const child of node[key] as OrderedNode[]) {
       if (isText(child, TEXT)) text += this.text(child[TEXT] as string);
@@ -55,10 +60,10 @@ export class XmlView {
     }
     const attributes = this.attributes(node[ATTRIBUTES] as Record<string, string> | undefined);
     this.path.pop();
-    return elementView(attributes, text, children);
+    return this.elementView(attributes, text, children);
   }
 
-  private child(child: OrderedNode, children: Map<string, string[]>, position: number): void {
+  private child(child: OrderedNode, children: Map<string, V[]>, position: number): void {
     const [key, name] = elementName(child);
     const view = this.element(child, key, position);
     const views = children.get(name);
@@ -66,18 +71,37 @@ export class XmlView {
     else views.push(view);
   }
 
-  private attributes(attributes: Record<string, string> | undefined): string {
-    if (attributes === undefined) return '';
-    let view = '';
+  /** The attributes as name, value, name, value…, in document order. */
+  private attributes(attributes: Record<string, string> | undefined): string[] {
+    const view: string[] = [];
+    if (attributes === undefined) return view;
     for (const key of Object.keys(attributes)) {
       const raw = attributes[key] as string;
       if (raw.includes('<'))
         fail('SR3010', `XML: a '<' inside an attribute value in ${this.where()}`, this.where());
       const value = normalizeAttribute(raw);
       const text = value.includes('&') ? decodeReferences(value, () => this.where()) : value;
-      view += `${view === '' ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(text)}`;
+      view.push(key, text);
     }
     return view;
+  }
+
+  /** An element's view: its text alone, or an object of attributes, text and children. */
+  private elementView(attributes: readonly string[], text: string, children: Map<string, V[]>): V {
+    const { sink } = this;
+    if (attributes.length === 0 && children.size === 0) return sink.string(text);
+    const keep = children.size === 0 ? text !== '' : NOT_WHITE_SPACE.test(text);
+    let view = sink.object();
+    for (let i = 0; i < attributes.length; i += 2) {
+      view = sink.entry(view, attributes[i] as string, sink.string(attributes[i + 1] as string));
+    }
+    if (keep) view = sink.entry(view, TEXT, sink.string(text));
+    for (const [name, views] of children) {
+      let array = sink.array();
+      for (const item of views) array = sink.item(array, item);
+      view = sink.entry(view, name, sink.endArray(array));
+    }
+    return sink.endObject(view);
   }
 
   private text(raw: string): string {
@@ -93,17 +117,6 @@ export class XmlView {
     const steps = this.path.slice(-SHOWN_STEPS).map((position) => `/*[${position}]`);
     return `element ${this.path.length > SHOWN_STEPS ? '…' : ''}${steps.join('')}`;
   }
-}
-
-/** An element's view: its text alone, or an object of attributes, text and children. */
-function elementView(attributes: string, text: string, children: Map<string, string[]>): string {
-  if (attributes === '' && children.size === 0) return JSON.stringify(text);
-  const keep = children.size === 0 ? text !== '' : NOT_WHITE_SPACE.test(text);
-  let view = attributes;
-  if (keep) view += `${view === '' ? '' : ','}"#text":${JSON.stringify(text)}`;
-  for (const [name, views] of children)
-    view += `${view === '' ? '' : ','}${JSON.stringify(name)}:[${views.join(',')}]`;
-  return `{${view}}`;
 }
 
 function isText(node: OrderedNode, kind: typeof TEXT | typeof CDATA): boolean {

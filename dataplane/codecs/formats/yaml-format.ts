@@ -4,16 +4,17 @@
 // (bigints); the only tag beyond the core schema is !!binary; other tags leave a scalar as its text.
 // A payload may hold at most YAML_MAX_DOCUMENTS documents (yaml-markers.ts, before any parsing). Parsing
 // stops at the first error (yaml-first-error.ts).
-// The walk to view text is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
+// The walk to view text or values is yaml-view.ts. Decisions: docs/codec-formats.md ("YAML").
 import type { Document, DocumentOptions, ErrorCode, ParseOptions, SchemaOptions } from 'yaml';
 import { messageError } from '../../core/errors.js';
 import type { JsonValue } from '../json-value.js';
 import { fail, guarded, lineColumn } from './format-failure.js';
 import { yamlLibrary } from './format-libraries.js';
 import { YAML_MAX_DOCUMENTS } from './format-limits.js';
-import type { PayloadFormat, ReadResult, WriteResult } from './payload-format.js';
+import type { PayloadFormat, ReadResult, ValuesResult, WriteResult } from './payload-format.js';
 import { payloadText } from './utf8-text.js';
 import { checkWritable } from './view-text.js';
+import { TEXT_SINK, WELL_FORMED_VALUE_SINK, type ViewSink } from './view-sink.js';
 import { parseUntilError } from './yaml-first-error.js';
 import { refuseManyDocuments } from './yaml-markers.js';
 import { YamlView, type AliasBudget, type Position } from './yaml-view.js';
@@ -63,7 +64,20 @@ const PROBLEMS: Record<ErrorCode, string> = {
 
 export const yamlFormat: PayloadFormat = {
   read(payload: Uint8Array): ReadResult {
-    return guarded(FORMAT, () => ({ inputs: readDocuments(payloadText(FORMAT, payload)) }), READ_FAILED);
+    return guarded(
+      FORMAT,
+      () => ({ inputs: readDocuments(payloadText(FORMAT, payload), TEXT_SINK) }),
+      READ_FAILED,
+    );
+  },
+
+  readValues(payload: Uint8Array): ValuesResult {
+    // Double-quoted escapes can write a lone surrogate: its value is U+FFFD, as jq reads the text's escape.
+    return guarded(
+      FORMAT,
+      () => ({ values: readDocuments(payloadText(FORMAT, payload), WELL_FORMED_VALUE_SINK) }),
+      READ_FAILED,
+    );
   },
 
   write(value: JsonValue): WriteResult {
@@ -106,7 +120,7 @@ function quoteByteOrderMarks(doc: Document): void {
   });
 }
 
-function readDocuments(text: string): string[] {
+function readDocuments<V>(text: string, sink: ViewSink<V>): V[] {
   refuseManyDocuments(text); // before the library parses anything
   // Lines are counted only for a reason: a LineCounter would cost every payload about a tenth more.
   const position = (offset: number): string => lineColumn(text, offset);
@@ -125,7 +139,7 @@ function readDocuments(text: string): string[] {
     const label = `${FORMAT} document ${index + 1}`;
     const error = doc.errors[0];
     if (error !== undefined) parseFailure(error.code, error.pos[0], label, position);
-    return new YamlView(label, position, budget).document(doc);
+    return new YamlView(label, position, budget, sink).document(doc);
   });
 }
 

@@ -14,6 +14,8 @@ export interface EnumPlan {
   readonly name: string;
   /** JSON text of the name for each number; the first declared name when aliases share one. */
   readonly textByNumber: ReadonlyMap<number, string>;
+  /** The same names as strings. */
+  readonly nameByNumber: ReadonlyMap<number, string>;
   readonly numberByName: ReadonlyMap<string, number>;
 }
 
@@ -25,6 +27,8 @@ export interface ValuePlan {
   readonly typeName: string;
   /** View text of the default value (`0`, `""`, the enum's zero name, `{}` for a message). */
   readonly defaultText: string;
+  /** The default as a value: a scalar; null for a message (an empty message is built, never shared). */
+  readonly defaultValue: null | boolean | number | string;
   readonly enumPlan: EnumPlan | undefined;
   readonly message: MessagePlan | undefined;
 }
@@ -192,6 +196,7 @@ function base(
     wireType: wireTypeOf(kind),
     typeName,
     defaultText,
+    defaultValue: kind === Kind.Message ? null : (JSON.parse(defaultText) as string | number | boolean),
     enumPlan: refs.enumPlan,
     message: refs.message,
   };
@@ -201,12 +206,14 @@ function enumPlanFor(type: protobuf.Enum): EnumPlan {
   let plan = enums.get(type);
   if (plan === undefined) {
     const textByNumber = new Map<number, string>();
+    const nameByNumber = new Map<number, string>();
     const numberByName = new Map<string, number>();
     for (const [name, number] of Object.entries(type.values)) {
       numberByName.set(name, number);
       if (!textByNumber.has(number)) textByNumber.set(number, JSON.stringify(name));
+      if (!nameByNumber.has(number)) nameByNumber.set(number, name);
     }
-    plan = { name: fullName(type), textByNumber, numberByName };
+    plan = { name: fullName(type), textByNumber, nameByNumber, numberByName };
     enums.set(type, plan);
   }
   return plan;

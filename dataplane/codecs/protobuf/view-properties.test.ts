@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseJsonValue, type JsonObject, type JsonValue } from '../json-value.js';
 import { fromJsonView } from './from-json-view.js';
-import { jsonView } from './json-view.js';
+import { assertSameView } from '../../../test/fixtures/payload-formats.js';
+import { jsonValueView, jsonView } from './json-view.js';
 import { Shape, fieldById, planFor, type MessagePlan } from './message-plan.js';
 import { Wire } from './scalar-kinds.js';
 import { message, normalise } from './testdata/view-arbitrary.js';
@@ -22,9 +23,17 @@ function encode(type: typeof KITCHEN, value: JsonValue): Uint8Array {
   return result.bytes;
 }
 
-/** A view (valid JSON) or one SR3016; anything else (a throw) fails the property. */
+/**
+ * A view (valid JSON) or one SR3016; anything else (a throw) fails the property. The view read as a value
+ * must agree: the same error, or parseJsonValue of the text.
+ */
 function viewOrError(type: typeof KITCHEN, payload: Uint8Array): string | undefined {
   const result = jsonView(type, payload);
+  const value = jsonValueView(type, payload);
+  assertSameView(
+    'error' in result ? result : { inputs: [result.text] },
+    'error' in value ? value : { values: [value.value] },
+  );
   if ('error' in result) {
     assert.equal(result.error.code, 'SR3016');
     return undefined;

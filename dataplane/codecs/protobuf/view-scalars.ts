@@ -1,47 +1,51 @@
-// One reader per kind: reads a value from the wire and returns its JSON text in the view. Integers are
-// written from their bits (64-bit ones with every digit), enums by name (an unknown number as the
-// number), floats in the shortest text that reads back to the same float, and the IEEE specials as the
-// strings "NaN", "Infinity" and "-Infinity", as in proto3 JSON.
-import { int64Text, sint64Text, uint64Text } from './int64-bits.js';
+// One reader per kind: reads a value from the wire and gives it to the view's sink (JSON text or values,
+// formats/view-sink.ts). Integers are read from their bits (64-bit ones with every digit), enums by name
+// (an unknown number as the number), floats in the shortest text that reads back to the same float, and
+// the IEEE specials as the strings "NaN", "Infinity" and "-Infinity", as in proto3 JSON. A value is what
+// parseJsonValue makes of that text.
+import type { ViewSink } from '../formats/view-sink.js';
+import { int64Value, sint64Value, uint64Value } from './int64-bits.js';
 import type { ValuePlan } from './message-plan.js';
 import { Kind } from './scalar-kinds.js';
 import type { WireReader } from './wire-reader.js';
 
-export type ReadText = (reader: WireReader, value: ValuePlan) => string;
+export type ReadScalar = <V>(reader: WireReader, value: ValuePlan, sink: ViewSink<V>) => V;
 
-const unsupported: ReadText = () => {
+const unsupported: ReadScalar = () => {
   throw new Error('a message is not a scalar');
 };
 
 /** Indexed by Kind. */
-export const READ_TEXT: readonly ReadText[] = [
-  (r) => doubleText(r.double()),
-  (r) => floatText(r.float()),
-  (r) => String(r.varint32() | 0),
-  (r) => String(r.varint32()),
-  (r) => String(zigzag32(r.varint32())),
-  (r) => String(r.fixed32()),
-  (r) => String(r.fixed32() | 0),
-  (r) => (r.varint64(), int64Text(r.lo, r.hi)),
-  (r) => (r.varint64(), uint64Text(r.lo, r.hi)),
-  (r) => (r.varint64(), sint64Text(r.lo, r.hi)),
-  (r) => (r.fixed64(), uint64Text(r.lo, r.hi)),
-  (r) => (r.fixed64(), int64Text(r.lo, r.hi)),
-  (r) => (r.varint64(), (r.lo | r.hi) === 0 ? 'false' : 'true'),
-  (r) => r.stringText(),
-  (r) => r.bytesText(),
-  (r, value) => enumText(r.varint32() | 0, value),
+export const READ_SCALAR: readonly ReadScalar[] = [
+  (r, _, s) => s.numberText(doubleText(r.double())),
+  (r, _, s) => s.numberText(floatText(r.float())),
+  (r, _, s) => s.integer(r.varint32() | 0),
+  (r, _, s) => s.integer(r.varint32()),
+  (r, _, s) => s.integer(zigzag32(r.varint32())),
+  (r, _, s) => s.integer(r.fixed32()),
+  (r, _, s) => s.integer(r.fixed32() | 0),
+  (r, _, s) => (r.varint64(), s.integer(int64Value(r.lo, r.hi))),
+  (r, _, s) => (r.varint64(), s.integer(uint64Value(r.lo, r.hi))),
+  (r, _, s) => (r.varint64(), s.integer(sint64Value(r.lo, r.hi))),
+  (r, _, s) => (r.fixed64(), s.integer(uint64Value(r.lo, r.hi))),
+  (r, _, s) => (r.fixed64(), s.integer(int64Value(r.lo, r.hi))),
+  (r, _, s) => (r.varint64(), s.boolean((r.lo | r.hi) !== 0)),
+  (r, _, s) => r.string(s),
+  (r, _, s) => r.bytes(s),
+  (r, value, s) => enumView(r.varint32() | 0, value, s),
   unsupported,
 ];
 
-if (READ_TEXT.length !== Kind.Message + 1) throw new Error('READ_TEXT does not cover every kind');
+if (READ_SCALAR.length !== Kind.Message + 1) throw new Error('READ_SCALAR does not cover every kind');
 
 function zigzag32(value: number): number {
   return (value >>> 1) ^ -(value & 1);
 }
 
-function enumText(number: number, value: ValuePlan): string {
-  return value.enumPlan?.textByNumber.get(number) ?? String(number);
+function enumView<V>(number: number, value: ValuePlan, sink: ViewSink<V>): V {
+  const text = value.enumPlan?.textByNumber.get(number);
+  if (text === undefined) return sink.integer(number);
+  return sink.constant(text, value.enumPlan?.nameByNumber.get(number) as string);
 }
 
 export function doubleText(value: number): string {

@@ -1,7 +1,8 @@
 // Reads protobuf wire format from one payload, bounds-checked against the end of the message being read
 // (`end`, narrowed for each nested message and restored after). Every failure is a PathError with a reason
 // that says what was wrong with the bytes, never what they held. 64-bit values land in `lo`/`hi` so a read
-// allocates nothing; strings and bytes come back as JSON text, since that is all the view wants of them.
+// allocates nothing; strings and bytes go straight to the view's sink (view-sink.ts), as JSON text or values.
+import type { ViewSink } from '../formats/view-sink.js';
 import { PathError } from './path-error.js';
 import { Wire } from './scalar-kinds.js';
 
@@ -107,8 +108,8 @@ export class WireReader {
     this.end = outer;
   }
 
-  /** A length-delimited string as JSON text; it must be UTF-8 (proto3 requires it, as protoc does). */
-  stringText(): string {
+  /** A length-delimited string; it must be UTF-8 (proto3 requires it, as protoc does). */
+  string<V>(sink: ViewSink<V>): V {
     const outer = this.enter();
     const start = this.pos;
     const end = this.end;
@@ -118,19 +119,23 @@ export class WireReader {
     for (let i = start; i < end; i++) {
       const byte = buf[i] as number;
       // Printable ASCII without a quote or backslash is its own JSON text: skip the decoder.
-      if (byte < 0x20 || byte > 0x7e || byte === 0x22 || byte === 0x5c) return this.#utf8Text(start, end);
+      if (byte < 0x20 || byte > 0x7e || byte === 0x22 || byte === 0x5c) {
+        return sink.string(this.#utf8(start, end));
+      }
     }
     // latin1Slice skips toString's encoding lookup, a tenth of the view's time on short strings.
-    return `"${buf.latin1Slice ? buf.latin1Slice(start, end) : buf.toString('latin1', start, end)}"`;
+    return sink.plainString(
+      buf.latin1Slice ? buf.latin1Slice(start, end) : buf.toString('latin1', start, end),
+    );
   }
 
-  /** Length-delimited bytes as a JSON string of standard base64. */
-  bytesText(): string {
+  /** Length-delimited bytes (as base64 in the view). */
+  bytes<V>(sink: ViewSink<V>): V {
     const outer = this.enter();
-    const text = this.#buf.toString('base64', this.pos, this.end);
+    const bytes = this.#buf.subarray(this.pos, this.end);
     this.pos = this.end;
     this.end = outer;
-    return `"${text}"`;
+    return sink.bytes(bytes);
   }
 
   /** Skips a field the message does not declare; groups nest, so they count against the depth limit. */
@@ -180,9 +185,9 @@ export class WireReader {
     if (this.pos + length > this.end) throw truncated();
   }
 
-  #utf8Text(start: number, end: number): string {
+  #utf8(start: number, end: number): string {
     try {
-      return JSON.stringify(utf8.decode(this.#buf.subarray(start, end)));
+      return utf8.decode(this.#buf.subarray(start, end));
     } catch {
       throw new PathError('a string that is not valid UTF-8');
     }
