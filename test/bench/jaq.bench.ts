@@ -4,10 +4,10 @@
 //   - unfold: a ~5 KB body `{orders: [50 × …]}` → 50 records (`.orders[] | {…}`)
 //   - select: a ~2 KB body of 10 log events → the 5 errors, with string functions on their fields
 // each run four ways in the same run, taking turns:
-//   - compiled:      the program compiled to JavaScript (decision 0028), JSON text parsed and run on the
-//                    event loop, records built
-//   - per call:      jq-wasm with batches of one input (jq is called once per message)
-//   - micro-batched: jq-wasm as the codecs use it for programs outside the subset
+//   - compiled:      the codec with the program compiled to JavaScript (decision 0028): the JSON format
+//                    reads each payload into values and the program runs on the event loop
+//   - per call:      the codec on jq-wasm with batches of one input (jq is called once per message)
+//   - micro-batched: the codec on jq-wasm as it runs programs outside the subset
 //   - jq binary:     Debian's `jq -c` fed every input as one stream on stdin (no records built)
 // The last line is `jaq: lowest compiled/binary ratio = X` over the workloads.
 // The engine runs with the node's default worker count (cores less one, 1–4); messages are offered 2,000 at a time, as many
@@ -19,7 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { GraphSchema } from '../../dataplane/graph/types.js';
 import { DEFAULT_POOL_OPTIONS, JaqPool } from '../../dataplane/codecs/jaq/jaq-pool.js';
-import { IngestionProgram, type EngineChoice } from '../../dataplane/codecs/jaq/jaq-transform.js';
+import { jaqCodec } from '../../dataplane/codecs/jaq/jaq-codec.js';
+import type { EngineChoice } from '../../dataplane/codecs/jaq/jaq-transform.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +33,7 @@ const WORKERS = Number(args.workers);
 const ROUNDS = Number(args.rounds);
 const MESSAGES = Number(args.messages);
 const WINDOW = 2000;
+const encoder = new TextEncoder();
 
 const SCHEMA: GraphSchema = {
   fields: [
@@ -99,13 +101,26 @@ async function throughEngine(
   engine: EngineChoice = 'jq-wasm',
 ): Promise<number> {
   const pool = new JaqPool(batched ? { workers: WORKERS } : { workers: WORKERS, maxBatchInputs: 1 });
-  const program = new IngestionProgram(workload.program, SCHEMA, pool, engine);
-  await program.records([inputs[0] as string]); // workers started
+  const codec = jaqCodec(
+    {
+      kind: 'jaq',
+      schema: 'orders',
+      canEncode: false,
+      format: 'JSON',
+      ingestion: workload.program,
+      encodeRfc3339: [],
+    },
+    SCHEMA,
+    pool,
+    engine,
+  );
+  const payloads = inputs.map((input) => encoder.encode(input));
+  await codec.decode(payloads[0] as Uint8Array); // workers started
   const started = performance.now();
   let records = 0;
   for (let at = 0; at < inputs.length; at += WINDOW) {
     const results = await Promise.all(
-      inputs.slice(at, at + WINDOW).map(async (input) => program.records([input])),
+      payloads.slice(at, at + WINDOW).map(async (payload) => codec.decode(payload)),
     );
     for (const result of results) {
       if ('error' in result) throw new Error(`${result.error.code} ${result.error.reason}`);

@@ -7,8 +7,8 @@ import type { GraphSchema } from '../../graph/types.js';
 import { messageError, type MessageError, type MessageErrorDetail } from '../../core/errors.js';
 import type { RecordValues } from '../../core/values.js';
 import type { DecodeResult } from '../codec.js';
-import { parseJsonValue, toJsonText, type JsonValue } from '../json-value.js';
-import type { CompiledOutcome, CompiledProgram } from './compiled/compiled-program.js';
+import { toJsonText, type JsonValue } from '../json-value.js';
+import type { CompiledOutcome, CompiledProgram, RunOptions } from './compiled/compiled-program.js';
 import type { JaqPool } from './jaq-pool.js';
 import { JQ_ERROR_KINDS, jqErrorKind } from './jq-error-kind.js';
 import type { InputOutcome } from './program-queue.js';
@@ -16,12 +16,13 @@ import { compiledProgram, programPathStats } from './program-path.js';
 import { recordView, ViewReader } from './view-records.js';
 
 /**
- * One input of the ON INGESTION program: its JSON text, and its value when the format built it (a compiled
- * program reads the value; the text is what jq-wasm reads).
+ * A payload's inputs as the format read them for a compiled program: values, the JSON text of each when
+ * the payload was JSON, and a way to read the texts jq-wasm needs when an input is left to it.
  */
-export interface ProgramInput {
-  text: string;
-  value?: JsonValue;
+export interface ValueInputs {
+  values: readonly JsonValue[];
+  texts?: readonly string[] | undefined;
+  reread: () => readonly string[] | Promise<readonly string[]>;
 }
 
 /** An input's outcome from either engine (a compiled program's `engine` answers are run by jq-wasm). */
@@ -39,6 +40,8 @@ function compiledFor(program: string, engine: EngineChoice): CompiledProgram | u
 export class IngestionProgram {
   readonly #reader: ViewReader;
   readonly #compiled: CompiledProgram | undefined;
+  /** Reused for every run (a run reads them and keeps nothing). */
+  readonly #options: RunOptions;
 
   constructor(
     private readonly program: string,
@@ -48,32 +51,51 @@ export class IngestionProgram {
   ) {
     this.#reader = new ViewReader(schema);
     this.#compiled = compiledFor(program, engine);
+    this.#options = { timeLimitMs: pool.options.timeLimitMs };
+  }
+
+  /** Whether the program runs compiled (then the codec reads values for it). */
+  get compiled(): boolean {
+    return this.#compiled !== undefined;
+  }
+
+  /** Records from the program's outputs for every input (JSON text) of one payload, all run on jq-wasm. */
+  records(inputs: readonly string[]): Promise<DecodeResult> {
+    return Promise.all(inputs.map((input) => this.pool.run(this.program, input))).then((outcomes) =>
+      this.#result(outcomes, false),
+    );
   }
 
   /**
-   * Records from the program's outputs for every input of one payload. A compiled program answers on the
-   * spot; an input it leaves to jq (and every input of a program outside the subset) waits for the pool.
+   * Records from a compiled program's outputs for every input of one payload. It answers on the spot; an
+   * input it leaves to jq waits for the pool, with the text `inputs.reread` gives.
    */
-  records(inputs: readonly (string | ProgramInput)[]): DecodeResult | Promise<DecodeResult> {
-    const outcomes: (Outcome | Promise<Outcome>)[] = inputs.map((input) => this.#run(input));
-    if (outcomes.some((outcome) => outcome instanceof Promise))
-      return Promise.all(outcomes.map(async (outcome) => outcome)).then((settled) =>
-        this.#result(settled, false),
-      );
-    return this.#result(outcomes as Outcome[], true);
+  recordsOfValues(inputs: ValueInputs): DecodeResult | Promise<DecodeResult> {
+    const compiled = this.#compiled;
+    if (compiled === undefined) throw new Error('recordsOfValues needs a compiled program');
+    const { values, texts } = inputs;
+    const outcomes: CompiledOutcome[] = [];
+    let engine = false;
+    for (let index = 0; index < values.length; index += 1) {
+      this.#options.inputText = texts?.[index];
+      const outcome = compiled.run(values[index] as JsonValue, this.#options);
+      engine ||= 'engine' in outcome;
+      outcomes.push(outcome);
+    }
+    this.#options.inputText = undefined;
+    return engine ? this.#withEngine(outcomes, inputs) : this.#result(outcomes as Outcome[], true);
   }
 
-  #run(input: string | ProgramInput): Outcome | Promise<Outcome> {
-    const text = typeof input === 'string' ? input : input.text;
-    if (this.#compiled === undefined) return this.pool.run(this.program, text);
-    const value = typeof input === 'string' || input.value === undefined ? parseJsonValue(text) : input.value;
-    const outcome = this.#compiled.run(value, {
-      timeLimitMs: this.pool.options.timeLimitMs,
-      inputText: text,
-    });
-    if (!('engine' in outcome)) return outcome;
-    programPathStats.compiledFallbacks += 1;
-    return this.pool.run(this.program, text);
+  async #withEngine(outcomes: readonly CompiledOutcome[], inputs: ValueInputs): Promise<DecodeResult> {
+    const texts = inputs.texts ?? (await inputs.reread());
+    const settled = await Promise.all(
+      outcomes.map(async (outcome, index): Promise<Outcome> => {
+        if (!('engine' in outcome)) return outcome;
+        programPathStats.compiledFallbacks += 1;
+        return this.pool.run(this.program, texts[index] ?? toJsonText(inputs.values[index] ?? null));
+      }),
+    );
+    return this.#result(settled, false);
   }
 
   /** `compiled`: no input of the payload went to jq-wasm. */

@@ -9,10 +9,11 @@ import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.j
 import { sharedJaqPool, type JaqPool } from '../jaq/jaq-pool.js';
 import { EmittingProgram, IngestionProgram } from '../jaq/jaq-transform.js';
 import { fromJsonView } from './from-json-view.js';
-import { jsonView } from './json-view.js';
+import { jsonValueView, jsonView } from './json-view.js';
 import { loadMessage } from './load-message.js';
 import { OrderedReads } from '../reading/ordered-reads.js';
-import type { ViewRead } from '../reading/reader-spec.js';
+import type { ValuesRead, ViewRead } from '../reading/reader-spec.js';
+import { ResultsInOrder } from '../reading/results-in-order.js';
 import type protobuf from 'protobufjs';
 
 type ProtobufGraphCodec = Extract<GraphCodec, { kind: 'protobuf' }>;
@@ -37,7 +38,10 @@ class ProtobufCodec implements Codec {
   readonly #type: protobuf.Type;
   readonly #ingestion: IngestionProgram;
   /** Large payloads are read by the payload readers, off the event loop (docs/codecs-protobuf.md). */
-  readonly #reads: OrderedReads<ViewRead>;
+  readonly #texts: OrderedReads<ViewRead>;
+  /** Payloads read as values, for a compiled program (decision 0028). */
+  readonly #values: OrderedReads<ValuesRead> | undefined;
+  readonly #order = new ResultsInOrder();
   readonly #emitting: EmittingProgram | undefined;
   readonly encode?: (record: Readonly<RecordValues>) => Promise<EncodeResult>;
 
@@ -48,11 +52,9 @@ class ProtobufCodec implements Codec {
     this.#type = type;
     this.schema = schema;
     this.#ingestion = new IngestionProgram(codec.ingestion, schema, pool);
-    this.#reads = new OrderedReads({
-      kind: 'protobuf',
-      descriptor: codec.descriptor,
-      message: codec.message,
-    });
+    const spec = { kind: 'protobuf', descriptor: codec.descriptor, message: codec.message } as const;
+    this.#texts = new OrderedReads(spec);
+    if (this.#ingestion.compiled) this.#values = new OrderedReads({ ...spec, values: true });
     if (codec.emitting !== undefined) {
       this.#emitting = new EmittingProgram(codec.emitting, schema, pool);
       this.encode = (record) => this.#encode(record);
@@ -60,11 +62,40 @@ class ProtobufCodec implements Codec {
   }
 
   decode(payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
-    return this.#reads.read(
+    return this.#order.add(this.#decode(payload));
+  }
+
+  #decode(payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
+    const values = this.#values;
+    if (values === undefined)
+      return this.#texts.read(
+        payload,
+        () => this.#view(payload),
+        (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
+      );
+    return values.read(
+      payload,
+      () => this.#valueView(payload),
+      (read) =>
+        'error' in read
+          ? read
+          : this.#ingestion.recordsOfValues({ ...read, reread: () => this.#reread(payload) }),
+    );
+  }
+
+  #valueView(payload: Uint8Array): ValuesRead {
+    const view = jsonValueView(this.#type, payload);
+    return 'error' in view ? view : { values: [view.value] };
+  }
+
+  /** The view as text, for an input a compiled program leaves to jq-wasm. */
+  async #reread(payload: Uint8Array): Promise<readonly string[]> {
+    const read = await this.#texts.read(
       payload,
       () => this.#view(payload),
-      (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
+      (text) => text,
     );
+    return 'error' in read ? [] : read.inputs;
   }
 
   #view(payload: Uint8Array): ViewRead {

@@ -20,7 +20,7 @@ export interface RunOptions {
    * The input's JSON text as it arrived, when it did (the JSON format): numbers written in a form jq
    * keeps (`1.50`, `1e2`) are found in it only when the program turns numbers into text.
    */
-  inputText?: string;
+  inputText?: string | undefined;
 }
 
 export interface CompiledProgram {
