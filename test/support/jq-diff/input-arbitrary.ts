@@ -227,3 +227,21 @@ export function inputsArbitrary(): fc.Arbitrary<GeneratedInput[]> {
   );
   return fc.array(input, { minLength: 1, maxLength: 4 });
 }
+
+/** A hand-written input text as the differential check takes it. */
+export function inputFromText(text: string): GeneratedInput {
+  const value = parseJsonValue(text);
+  const texts = (item: JsonValue): string[] => {
+    if (typeof item === 'string') return [item];
+    if (item === null || typeof item !== 'object') return [];
+    if (Array.isArray(item)) return item.flatMap(texts);
+    return Object.keys(item).flatMap((key) => [key, ...texts(item[key] as JsonValue)]);
+  };
+  const numbers = text.replace(/"(?:[^"\\]|\\.)*"/g, '').match(/-?\d[\d.eE+-]*/g) ?? [];
+  return {
+    text,
+    value,
+    numberText: numbers.some(unusual),
+    loneSurrogate: texts(value).some((item) => LONE.test(item)),
+  };
+}
