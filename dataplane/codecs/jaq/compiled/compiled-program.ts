@@ -4,14 +4,14 @@
 // the caller runs the input on jq-wasm instead. A program outside the subset is not compiled at all.
 import type { JsonValue } from '../../json-value.js';
 
-export type CompiledOutcome =
-  | { outputs: JsonValue[] }
-  | { raised: JsonValue }
-  | { failed: 'time_limit' }
-  | { engine: EngineReason };
+export type CompiledOutcome = { outputs: JsonValue[] } | { raised: JsonValue } | { engine: EngineReason };
 
-/** Why one input runs on jq-wasm although its program is compiled. */
-export type EngineReason = 'number_text' | 'key_order' | 'error_text' | 'number_precision';
+/**
+ * Why one input runs on jq-wasm although its program is compiled: a number's text jq kept, an object's key
+ * order, the text of an error jq raised itself, a comparison only jq's decimals decide, more work than the
+ * event loop is given (STEP_LIMIT), a value too large to build here.
+ */
+export type EngineReason = 'number_text' | 'key_order' | 'error_text' | 'number_precision' | 'work' | 'size';
 
 export interface RunOptions {
   /** Milliseconds the run may take (the engine's time limit). */
