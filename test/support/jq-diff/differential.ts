@@ -22,19 +22,27 @@ export class Tally {
   cases = 0;
   compared = 0;
   engine = 0;
-  /** `engine` answers for inputs that were not built to need one (no odd number text, no lone surrogate). */
-  engineOnPlainInputs = 0;
+  /**
+   * Inputs not built to need jq (no odd number text, no lone surrogate) on which jq gives outputs, and how
+   * many of them the compiled path still sends to jq. (When jq raises, its message often quotes a value in
+   * jq's own printing, and `engine` is the compiled path's fair answer: counted in engineOnErrors.)
+   */
   plainInputs = 0;
+  engineOnPlainInputs = 0;
+  engineOnErrors = 0;
+  raising = 0;
   jqRejected = 0;
   jqBroken = 0;
   outsideReasons = new Map<string, number>();
+  engineReasons = new Map<string, number>();
 
   summary(): string {
     const share = (n: number, of: number): string => `${of === 0 ? 0 : Math.round((100 * n) / of)}%`;
     return [
       `${this.programs} programs, ${share(this.programs - this.outside, this.programs)} compiled`,
-      `${this.cases} cases, ${this.compared} compared, ${this.engine} engine (${share(this.engineOnPlainInputs, this.plainInputs)} of plain inputs)`,
+      `${this.cases} cases, ${this.compared} compared, ${this.engine} engine: ${share(this.engineOnPlainInputs, this.plainInputs)} of plain inputs with outputs, ${share(this.engineOnErrors, this.raising)} of errors`,
       `jq: ${this.jqCompileErrors} compile errors, ${this.jqRejected} inputs refused, ${this.jqBroken} broken`,
+      `engine: ${[...this.engineReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
     ].join('; ');
   }
 }
@@ -62,7 +70,7 @@ export function differential(
   const result = compile(program);
   if ('outside' in result) {
     tally.outside++;
-    const reason = result.outside.replace(/`[^`]*`|"[^"]*"/g, '…').slice(0, 80);
+    const reason = result.outside.replace(/ \(line \d+, column \d+\)$/, '').slice(0, 80);
     tally.outsideReasons.set(reason, (tally.outsideReasons.get(reason) ?? 0) + 1);
     return undefined;
   }
@@ -90,8 +98,9 @@ function compareOne(
 ): { compiled: string; jq: string } | undefined {
   const { tally } = context;
   tally.cases++;
-  const plain = !input.numberText && !input.loneSurrogate;
+  const plain = !input.numberText && !input.loneSurrogate && 'outputs' in jq;
   if (plain) tally.plainInputs++;
+  if ('raised' in jq) tally.raising++;
   let outcome;
   try {
     outcome = compiled.run(input.value, { timeLimitMs: TIME_LIMIT_MS, inputText: input.text });
@@ -103,7 +112,9 @@ function compareOne(
   }
   if ('engine' in outcome) {
     tally.engine++;
+    tally.engineReasons.set(outcome.engine, (tally.engineReasons.get(outcome.engine) ?? 0) + 1);
     if (plain) tally.engineOnPlainInputs++;
+    if ('raised' in jq) tally.engineOnErrors++;
     return undefined;
   }
   if ('rejected' in jq || 'broken' in jq) {
