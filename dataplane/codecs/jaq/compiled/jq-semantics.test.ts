@@ -160,6 +160,19 @@ const TABLE: Record<string, Row[]> = {
     ['isempty(error("x"))'],
     ['[any, all]', '[]', '[false,1]', '[null]'],
   ],
+  'found by the differential test (/work/notes/jaq-mismatches.md)': [
+    ['[.[][]?]', '["",[1]]'],
+    ['.a.b?', '"x"'],
+    ['[.[error("x")]?]', 'null'],
+    ['[.[(0,1):(2,3)]]', '[1,2,3,4]'],
+    ['[foreach (1,2,3) as $x (0; if $x == 2 then empty else . + 1 end)]'],
+    ['[reduce . as $x (1,2; [., $x])]', '"in"'],
+    ['[-(length), 0 * -1, -range(-1; 1)]', '{}'],
+    ['[has("a")?]', 'null'],
+    ['try "\\(error)\\(.a)" catch .', '5'],
+    ['{(null): 1}'],
+    ['tostring', '{"a":12345678901234567890.0}', '[9.007199254740993e+15]'],
+  ],
 }; // prettier-ignore
 
 describe('compiled jq: jq 1.8 semantics, corner by corner (answers from jq-wasm)', function () {
