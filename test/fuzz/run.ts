@@ -5,7 +5,8 @@
 //   npm run fuzz -- --target <name> --replay FILE [--input-seed N]
 //
 // Targets (test/fuzz/target.ts; one small file each under test/fuzz/targets/): statements, resource-yaml,
-// format-json|yaml|toml|xml|cbor, syslog, syslog-framing, protobuf, admin-routes. `--target` takes one
+// format-json|yaml|toml|xml|cbor, syslog, syslog-framing, protobuf, admin-routes, jaq-compiled (compiled
+// jq against jq-wasm: an input's bytes seed one generated program and its inputs). `--target` takes one
 // name, a comma-separated list or `all`; `--seconds` is per target (default 10): seconds in CI, hours by
 // hand.
 //

@@ -33,6 +33,7 @@ export const TARGETS: Readonly<Record<string, Load>> = {
   'syslog-framing': async () => (await import('./targets/syslog-framing.js')).target,
   protobuf: async () => (await import('./targets/protobuf.js')).target,
   'admin-routes': async () => (await import('./targets/admin-routes.js')).target,
+  'jaq-compiled': async () => (await import('./targets/jaq-compiled.js')).target,
 };
 
 /** Targets that check the runner itself: selectable by name, not part of `all` or `--list`. */
