@@ -105,7 +105,7 @@ class JaqCodec implements Codec {
  */
 const HIGH_SURROGATE_ESCAPE = /\\u[dD][89abAB]/;
 
-function escapesHighSurrogateText(text: string): boolean {
+export function escapesHighSurrogateText(text: string): boolean {
   return text.includes('\\u') && HIGH_SURROGATE_ESCAPE.test(text);
 }
 

@@ -7,10 +7,14 @@ import type {
   CompiledProgram,
   CompileResult,
 } from '../../../dataplane/codecs/jaq/compiled/compiled-program.js';
+import { jsonFormat } from '../../../dataplane/codecs/formats/json-format.js';
+import { escapesHighSurrogateText } from '../../../dataplane/codecs/jaq/jaq-codec.js';
 import { jqErrorKind } from '../../../dataplane/codecs/jaq/jq-error-kind.js';
 import type { JsonValue } from '../../../dataplane/codecs/json-value.js';
 import type { GeneratedInput } from './input-arbitrary.js';
 import type { JqOracle, JqOutcome } from './jq-oracle.js';
+
+const encoder = new TextEncoder();
 
 /** The time limit the compiled path runs with (the engine's). */
 export const TIME_LIMIT_MS = 1000;
@@ -31,6 +35,9 @@ export class Tally {
   engineOnPlainInputs = 0;
   engineOnErrors = 0;
   raising = 0;
+  /** Cases where jq gives outputs, and how many of them the compiled path answered itself. */
+  withOutputs = 0;
+  comparedWithOutputs = 0;
   jqRejected = 0;
   jqBroken = 0;
   outsideReasons = new Map<string, number>();
@@ -40,7 +47,7 @@ export class Tally {
     const share = (n: number, of: number): string => `${of === 0 ? 0 : Math.round((100 * n) / of)}%`;
     return [
       `${this.programs} programs, ${share(this.programs - this.outside, this.programs)} compiled`,
-      `${this.cases} cases, ${this.compared} compared, ${this.engine} engine: ${share(this.engineOnPlainInputs, this.plainInputs)} of plain inputs with outputs, ${share(this.engineOnErrors, this.raising)} of errors`,
+      `${this.cases} cases, ${this.compared} compared (${share(this.comparedWithOutputs, this.withOutputs)} of those jq answers with outputs), ${this.engine} engine: ${share(this.engineOnPlainInputs, this.plainInputs)} of plain inputs with outputs, ${share(this.engineOnErrors, this.raising)} of errors`,
       `jq: ${this.jqCompileErrors} compile errors, ${this.jqRejected} inputs refused, ${this.jqBroken} broken`,
       `engine: ${[...this.engineReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
     ].join('; ');
@@ -79,8 +86,10 @@ export function differential(
     inputs.map((input) => input.text),
   );
   if (jq.compileError !== undefined) {
+    // the product's compile check refuses the program before any engine runs it (jq folds constants:
+    // `{([]): 1}` is a compile error there)
     tally.jqCompileErrors++;
-    return { program, input: '', compiled: 'compiled', jq: jq.compileError };
+    return undefined;
   }
   for (const [at, input] of inputs.entries()) {
     const answer = jq.outcomes[at] ?? { broken: 'no outcome' };
@@ -101,9 +110,19 @@ function compareOne(
   const plain = !input.numberText && !input.loneSurrogate && 'outputs' in jq;
   if (plain) tally.plainInputs++;
   if ('raised' in jq) tally.raising++;
+  if ('outputs' in jq) tally.withOutputs++;
+  // the input as the product gives it to a compiled program: the JSON format's values read
+  const read = jsonFormat.readValues(encoder.encode(input.text));
+  if ('error' in read || escapesHighSurrogateText(input.text)) {
+    tally.engine++; // the product reads it as text and runs it on jq-wasm
+    return undefined;
+  }
   let outcome;
   try {
-    outcome = compiled.run(input.value, { timeLimitMs: TIME_LIMIT_MS, inputText: input.text });
+    outcome = compiled.run(read.values[0] ?? null, {
+      timeLimitMs: TIME_LIMIT_MS,
+      inputText: read.texts?.[0],
+    });
   } catch (error: unknown) {
     return {
       compiled: `threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -123,6 +142,7 @@ function compareOne(
     return undefined;
   }
   tally.compared++;
+  if ('outputs' in jq) tally.comparedWithOutputs++;
   if ('failed' in outcome) return context.slowJq ? undefined : { compiled: 'time_limit', jq: show(jq) };
   if (agree(outcome, jq)) return undefined;
   return { compiled: show(outcome), jq: show(jq) };

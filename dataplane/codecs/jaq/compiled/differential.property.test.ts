@@ -100,7 +100,8 @@ describe('compiled jq: the differential test against jq 1.8 (jq-wasm)', function
       tally.engineOnPlainInputs <= 0.1 * tally.plainInputs,
       `too many engine answers: ${tally.summary()}`,
     );
-    // most errors jq raises quote a value in jq's printing, which the compiled path leaves to jq (engine)
-    assert.ok(tally.compared >= 0.4 * tally.cases, tally.summary());
+    // most errors jq raises quote a value in jq's printing, which the compiled path leaves to jq (engine):
+    // what must be compared is nearly every case jq answers with outputs
+    assert.ok(tally.comparedWithOutputs >= 0.9 * tally.withOutputs, tally.summary());
   });
 });

@@ -181,9 +181,10 @@ function sliceCode(ast: Extract<Ast, { kind: 'slice' }>, vars: Variables): Code 
     if (ast.optional === true) optionalSlice(value, start, emit, end);
     else emit(slice(value, start, end));
   };
+  // `from` is the outer loop, as in jq
   return generator((input, emit) =>
-    to.gen(input, (end) =>
-      from.gen(input, (start) => target.gen(input, (value) => cut(value, start, end, emit))),
+    from.gen(input, (start) =>
+      to.gen(input, (end) => target.gen(input, (value) => cut(value, start, end, emit))),
     ),
   );
 }

@@ -410,6 +410,9 @@ class Parser {
       this.at += 1;
       key = this.pipe();
       this.#expect(')');
+      // jq refuses a constant key that is not a string when it compiles the program
+      if (key.kind === 'literal' && typeof key.value !== 'string')
+        throw new Outside('a key that is not a string', start);
       shorthand = key; // never used: a computed key needs a value
     } else if (char === '@') throw new Outside('a format string (`@…`)', start);
     else {
