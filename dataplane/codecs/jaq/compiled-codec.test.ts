@@ -21,14 +21,8 @@ describe('JAQ codecs with a compiled program', function () {
   after(async () => pool.close());
 
   function codec(format: JaqFormat, ingestion: string, engine: 'auto' | 'jq-wasm' = 'auto'): Codec {
-    const spec = {
-      kind: 'jaq',
-      schema: 's',
-      canEncode: false,
-      format,
-      ingestion,
-      encodeRfc3339: [],
-    } as const;
+    const encodeRfc3339: string[] = [];
+    const spec = { kind: 'jaq' as const, schema: 's', canEncode: false, format, ingestion, encodeRfc3339 };
     return jaqCodec(spec, SCHEMA, pool, engine);
   }
 

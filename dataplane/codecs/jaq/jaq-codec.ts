@@ -71,26 +71,29 @@ class JaqCodec implements Codec {
         () => this.#format.read(payload),
         (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
       );
+    if (values.readsInline(payload)) return this.#ofValues(this.#format.readValues(payload), payload);
     return values.read(
       payload,
       () => this.#format.readValues(payload),
-      (read) => {
-        if ('error' in read) return read;
-        if (read.texts?.some(escapesHighSurrogateText) === true) return this.#ingestion.records(read.texts);
-        return this.#ingestion.recordsOfValues({ ...read, reread: () => this.#reread(payload) });
-      },
+      (read) => this.#ofValues(read, payload),
     );
   }
 
+  #ofValues(read: ValuesRead, payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
+    if ('error' in read) return read;
+    if (read.texts?.some(escapesHighSurrogateText) === true) return this.#ingestion.records(read.texts);
+    return this.#ingestion.recordsOfValues(read, payload, this.#reread);
+  }
+
   /** The payload's inputs as text, for those a compiled program leaves to jq-wasm. */
-  async #reread(payload: Uint8Array): Promise<readonly string[]> {
+  readonly #reread = async (payload: Uint8Array): Promise<readonly string[]> => {
     const read = await this.#texts.read(
       payload,
       () => this.#format.read(payload),
       (text) => text,
     );
     return 'error' in read ? [] : read.inputs;
-  }
+  };
 
   async #encode(record: Readonly<RecordValues>): Promise<EncodeResult> {
     const emitted = await (this.#emitting as EmittingProgram).value(record);

@@ -16,14 +16,16 @@ import { compiledProgram, programPathStats } from './program-path.js';
 import { recordView, ViewReader } from './view-records.js';
 
 /**
- * A payload's inputs as the format read them for a compiled program: values, the JSON text of each when
- * the payload was JSON, and a way to read the texts jq-wasm needs when an input is left to it.
+ * A payload's inputs as the format read them for a compiled program: values, and the JSON text of each
+ * when the payload was JSON.
  */
 export interface ValueInputs {
   values: readonly JsonValue[];
   texts?: readonly string[] | undefined;
-  reread: () => readonly string[] | Promise<readonly string[]>;
 }
+
+/** Reads a payload's inputs as text, for those a compiled program leaves to jq-wasm. */
+export type Reread = (payload: Uint8Array) => Promise<readonly string[]>;
 
 /** An input's outcome from either engine (a compiled program's `engine` answers are run by jq-wasm). */
 type Outcome = InputOutcome | Exclude<CompiledOutcome, { engine: unknown }>;
@@ -68,9 +70,13 @@ export class IngestionProgram {
 
   /**
    * Records from a compiled program's outputs for every input of one payload. It answers on the spot; an
-   * input it leaves to jq waits for the pool, with the text `inputs.reread` gives.
+   * input it leaves to jq waits for the pool, with the texts `reread` gives for the payload.
    */
-  recordsOfValues(inputs: ValueInputs): DecodeResult | Promise<DecodeResult> {
+  recordsOfValues(
+    inputs: ValueInputs,
+    payload: Uint8Array,
+    reread: Reread,
+  ): DecodeResult | Promise<DecodeResult> {
     const compiled = this.#compiled;
     if (compiled === undefined) throw new Error('recordsOfValues needs a compiled program');
     const { values, texts } = inputs;
@@ -83,11 +89,16 @@ export class IngestionProgram {
       outcomes.push(outcome);
     }
     this.#options.inputText = undefined;
-    return engine ? this.#withEngine(outcomes, inputs) : this.#result(outcomes as Outcome[], true);
+    if (!engine) return this.#result(outcomes as Outcome[], true);
+    return this.#withEngine(outcomes, inputs, () => reread(payload));
   }
 
-  async #withEngine(outcomes: readonly CompiledOutcome[], inputs: ValueInputs): Promise<DecodeResult> {
-    const texts = inputs.texts ?? (await inputs.reread());
+  async #withEngine(
+    outcomes: readonly CompiledOutcome[],
+    inputs: ValueInputs,
+    reread: () => Promise<readonly string[]>,
+  ): Promise<DecodeResult> {
+    const texts = inputs.texts ?? (await reread());
     const settled = await Promise.all(
       outcomes.map(async (outcome, index): Promise<Outcome> => {
         if (!('engine' in outcome)) return outcome;

@@ -76,10 +76,7 @@ class ProtobufCodec implements Codec {
     return values.read(
       payload,
       () => this.#valueView(payload),
-      (read) =>
-        'error' in read
-          ? read
-          : this.#ingestion.recordsOfValues({ ...read, reread: () => this.#reread(payload) }),
+      (read) => ('error' in read ? read : this.#ingestion.recordsOfValues(read, payload, this.#reread)),
     );
   }
 

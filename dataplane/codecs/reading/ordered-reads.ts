@@ -21,8 +21,13 @@ export class OrderedReads<R extends ReadReply> {
     this.#pool = options.pool ?? sharedReaderPool;
   }
 
+  /** Whether `read` would read this payload on the event loop now (a caller may then read it itself). */
+  readsInline(payload: Uint8Array): boolean {
+    return this.#pending === 0 && payload.byteLength <= this.#reader.inlineBytes;
+  }
+
   read<T>(payload: Uint8Array, inline: () => R, next: (read: R) => T): T | Promise<Awaited<T>> {
-    if (this.#pending === 0 && payload.byteLength <= this.#reader.inlineBytes) return next(inline());
+    if (this.readsInline(payload)) return next(inline());
     this.#pending += 1;
     const reading = this.#pool().read(this.#reader, payload) as Promise<R>;
     // Boxed, so that the tail waits for `next` to have run but not for a promise it returns.
