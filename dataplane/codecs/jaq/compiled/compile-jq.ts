@@ -14,6 +14,8 @@ export function compileJq(source: string): CompileResult {
     const vars: Variables = new Array<JsonValue>(slots).fill(null);
     return { compiled: new Program(compile(ast, vars).gen) };
   } catch (error: unknown) {
+    // a program nested deeper than JavaScript's stack allows the parser or the compiler
+    if (error instanceof RangeError) return { outside: 'nesting deeper than the compiler takes' };
     if (!(error instanceof Outside)) throw error;
     return { outside: `${error.construct} (${lineColumn(source, error.offset)})` };
   }
