@@ -5,7 +5,8 @@ import type { CompiledOutcome, CompiledProgram, CompileResult, RunOptions } from
 import { compile, type Variables } from './jq-closures.js';
 import type { Gen } from './jq-code.js';
 import { lineColumn, Outside, parseJq } from './jq-parser.js';
-import { budget, inputNumbers, JqError, made, NeedsEngine, settledOutput } from './jq-values.js';
+import { inputNumbers } from './jq-number-text.js';
+import { budget, JqError, made, NeedsEngine, settledOutput } from './jq-values.js';
 
 /** Compiles `source` when it lies entirely inside the subset. */
 export function compileJq(source: string): CompileResult {

@@ -8,22 +8,23 @@
 // as jq does (entries: first outer; interpolations: last outer).
 import type { JsonObject, JsonValue } from '../../json-value.js';
 import type { Ast } from './jq-ast.js';
-import { VALUE_BUILTINS, index, slice } from './jq-builtins.js';
+import { VALUE_BUILTINS } from './jq-builtins.js';
+import { generator, map1, single, withArguments, type Code, type Fn } from './jq-code.js';
+import { foreach, readsInput, reduce, tryCode, type Variables } from './jq-control.js';
 import { specialBuiltin } from './jq-generators.js';
 import { negate, OPERATORS } from './jq-operators.js';
-import { Outside } from './jq-parser.js';
-import { charge, failure, JqError, NeedsEngine, setOwn, toText, truthy } from './jq-values.js';
-import { generator, iterate, single, withArguments, type Code, type Emit, type Fn } from './jq-code.js';
+import { field, indexCode, iterateOptional, sliceCode } from './jq-paths.js';
+import { charge, failure, setOwn, toText, truthy } from './jq-values.js';
+import { iterate } from './jq-code.js';
 
-/** Values bound by `as`, `reduce` and `foreach`, by slot (one program runs one input at a time). */
-export type Variables = JsonValue[];
+export type { Variables };
 
 export function compile(ast: Ast, vars: Variables): Code {
   switch (ast.kind) {
     case 'identity':
       return single((input) => input);
-    case 'recurse':
-      return generator(recurseAll);
+    case 'recurse': // `..` is `recurse`
+      return specialBuiltin('recurse', []) as Code;
     case 'literal': {
       const value = ast.value;
       return single(() => value);
@@ -42,7 +43,12 @@ export function compile(ast: Ast, vars: Variables): Code {
         return field(compile(ast.target, vars), ast.key.value);
       return indexCode(compile(ast.target, vars), compile(ast.key, vars), false);
     case 'slice':
-      return sliceCode(ast, vars);
+      return sliceCode(
+        compile(ast.target, vars),
+        ast.from && compile(ast.from, vars),
+        ast.to && compile(ast.to, vars),
+        ast.optional === true,
+      );
     case 'iterate': {
       const target = compile(ast.target, vars);
       const each = ast.optional === true ? iterateOptional : iterate;
@@ -89,10 +95,19 @@ export function compile(ast: Ast, vars: Variables): Code {
       );
     case 'bind':
       return bind(compile(ast.source, vars), ast.slot, compile(ast.body, vars), vars);
-    case 'reduce':
-      return reduce(ast, vars);
-    case 'foreach':
-      return foreach(ast, vars);
+    case 'reduce': {
+      const [source, init, update] = [ast.source, ast.init, ast.update].map((part) => compile(part, vars));
+      return reduce(ast, { source: source as Code, init: init as Code, update: update as Code }, vars);
+    }
+    case 'foreach': {
+      const [source, init, update] = [ast.source, ast.init, ast.update].map((part) => compile(part, vars));
+      const extract = ast.extract && compile(ast.extract, vars);
+      return foreach(
+        ast,
+        { source: source as Code, init: init as Code, update: update as Code, extract },
+        vars,
+      );
+    }
     case 'call': {
       const args = ast.args.map((arg) => compile(arg, vars));
       const special = specialBuiltin(ast.name, args);
@@ -104,158 +119,11 @@ export function compile(ast: Ast, vars: Variables): Code {
   }
 }
 
-/** `..`: the input, then everything inside it, depth first. */
-function recurseAll(input: JsonValue, emit: Emit): void {
-  emit(input);
-  if (input !== null && typeof input === 'object') iterate(input, (value) => recurseAll(value, emit));
-}
-
-function map1(operand: Code, fn: (value: JsonValue) => JsonValue): Code {
-  const one = operand.single;
-  if (one !== undefined) return single((input) => fn(one(input)));
-  return generator((input, emit) => operand.gen(input, (value) => emit(fn(value))));
-}
-
 function pipe(left: Code, right: Code): Code {
   const [first, then] = [left.single, right.single];
   if (first !== undefined && then !== undefined) return single((input) => then(first(input)));
   if (first !== undefined) return generator((input, emit) => right.gen(first(input), emit));
   return generator((input, emit) => left.gen(input, (value) => right.gen(value, emit)));
-}
-
-/** `.name`: the commonest step of a program. */
-function field(target: Code, name: string): Code {
-  const read = (value: JsonValue): JsonValue =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.hasOwn(value, name)
-        ? (value[name] as JsonValue)
-        : null
-      : index(value, name);
-  return map1(target, read);
-}
-
-/** `.[k]`; optional (`.[k]?`): a value that cannot be indexed so gives no output. */
-function indexCode(target: Code, key: Code, optional: boolean): Code {
-  const [of, by] = [target.single, key.single];
-  if (of !== undefined && by !== undefined && !optional)
-    return single((input) => {
-      const name = by(input);
-      return index(of(input), name);
-    });
-  const step = optional
-    ? optionalStep(index)
-    : (value: JsonValue, name: JsonValue, emit: Emit) => emit(index(value, name));
-  // the key is the outer loop (jq's gen_index: the key's subexpression runs first)
-  return generator((input, emit) =>
-    key.gen(input, (name) => target.gen(input, (value) => step(value, name, emit))),
-  );
-}
-
-/** A step whose failure is no output (jq's INDEX_OPT); what follows it may still fail. */
-function optionalStep(
-  operation: (value: JsonValue, ...args: JsonValue[]) => JsonValue,
-): (value: JsonValue, arg: JsonValue, emit: Emit, more?: JsonValue) => void {
-  return (value, arg, emit, more) => {
-    let result: JsonValue;
-    try {
-      result = more === undefined ? operation(value, arg) : operation(value, arg, more);
-    } catch (error: unknown) {
-      if (error instanceof JqError) return;
-      throw error;
-    }
-    emit(result);
-  };
-}
-
-/** `.[]?`: no outputs from a value that is not an array or object (jq's EACH_OPT). */
-function iterateOptional(value: JsonValue, emit: Emit): void {
-  if (value !== null && typeof value === 'object') iterate(value, emit);
-}
-
-function sliceCode(ast: Extract<Ast, { kind: 'slice' }>, vars: Variables): Code {
-  const none: Code = single(() => null);
-  const target = compile(ast.target, vars);
-  const from = ast.from === undefined ? none : compile(ast.from, vars);
-  const to = ast.to === undefined ? none : compile(ast.to, vars);
-  const cut = (value: JsonValue, start: JsonValue, end: JsonValue, emit: Emit): void => {
-    if (ast.optional === true) optionalSlice(value, start, emit, end);
-    else emit(slice(value, start, end));
-  };
-  // `from` is the outer loop, as in jq
-  return generator((input, emit) =>
-    from.gen(input, (start) =>
-      to.gen(input, (end) => target.gen(input, (value) => cut(value, start, end, emit))),
-    ),
-  );
-}
-
-const optionalSlice = optionalStep(slice);
-
-/** Errors from what follows a `try` pass through it: they are wrapped with the `try` they belong to. */
-class Downstream {
-  constructor(
-    readonly error: JqError,
-    readonly owner: object,
-  ) {}
-}
-
-function tryCode(body: Code, handler: Code | undefined, handlerReadsError: boolean): Code {
-  const caught = (error: unknown, emit: Emit): void => {
-    if (!(error instanceof JqError)) throw error;
-    if (handler === undefined) return;
-    if (!error.exact && handlerReadsError) throw new NeedsEngine('error_text');
-    handler.gen(error.value, emit);
-  };
-  const one = body.single;
-  if (one !== undefined)
-    return generator((input, emit) => {
-      let value: JsonValue;
-      try {
-        value = one(input);
-      } catch (error: unknown) {
-        caught(error, emit);
-        return;
-      }
-      emit(value);
-    });
-  return generator((input, emit) => {
-    const owner = {};
-    try {
-      body.gen(input, (value) => {
-        try {
-          emit(value);
-        } catch (error: unknown) {
-          throw error instanceof JqError ? new Downstream(error, owner) : error;
-        }
-      });
-    } catch (error: unknown) {
-      if (error instanceof Downstream && error.owner === owner) throw error.error;
-      caught(error, emit);
-    }
-  });
-}
-
-/** Whether a `catch` handler's output depends on the error it is given (its input). */
-function readsInput(handler: Ast | undefined): boolean {
-  if (handler === undefined) return false;
-  switch (handler.kind) {
-    case 'literal':
-    case 'variable':
-    case 'env':
-      return false;
-    case 'call':
-      return !(
-        handler.name === 'empty' ||
-        (handler.name === 'error' && handler.args.length === 1 && !readsInput(handler.args[0]))
-      );
-    case 'comma':
-    case 'alternative':
-      return readsInput(handler.left) || readsInput(handler.right);
-    case 'pipe':
-      return readsInput(handler.left);
-    default:
-      return true;
-  }
 }
 
 function arrayCode(body: Code | undefined): Code {
@@ -407,59 +275,6 @@ function bind(source: Code, slot: number, body: Code, vars: Variables): Code {
     source.gen(input, (bound) => {
       vars[slot] = bound;
       body.gen(input, emit);
-    }),
-  );
-}
-
-/** `reduce`: the update's last output is the new state; no output makes it null (jq 1.8). */
-function reduce(ast: Extract<Ast, { kind: 'reduce' }>, vars: Variables): Code {
-  const source = compile(ast.source, vars);
-  const init = compile(ast.init, vars);
-  const update = compile(ast.update, vars);
-  const step = update.single;
-  const fold = (input: JsonValue, start: JsonValue): JsonValue => {
-    let state = start;
-    source.gen(input, (value) => {
-      charge(1);
-      vars[ast.slot] = value;
-      if (step !== undefined) state = step(state);
-      else {
-        let last: JsonValue = null;
-        update.gen(state, (next) => {
-          last = next;
-        });
-        state = last;
-      }
-    });
-    return state;
-  };
-  const start = init.single;
-  // jq 1.8 runs the source of every initial value after the first on null, not on the input: left to jq
-  if (start === undefined) throw new Outside('`reduce` with an initial value of several outputs', ast.offset);
-  return single((input) => fold(input, start(input)));
-}
-
-/** `foreach`: every output of the update is the state and is extracted. */
-function foreach(ast: Extract<Ast, { kind: 'foreach' }>, vars: Variables): Code {
-  const source = compile(ast.source, vars);
-  const init = compile(ast.init, vars);
-  const update = compile(ast.update, vars);
-  const extract = ast.extract && compile(ast.extract, vars);
-  return generator((input, emit) =>
-    init.gen(input, (start) => {
-      let state = start;
-      source.gen(input, (value) => {
-        charge(1);
-        vars[ast.slot] = value;
-        let updated = false;
-        update.gen(state, (next) => {
-          updated = true;
-          state = next;
-          if (extract === undefined) emit(next);
-          else extract.gen(next, emit);
-        });
-        if (!updated) state = null; // an update with no output leaves null, as in jq 1.8
-      });
     }),
   );
 }

@@ -55,3 +55,10 @@ export function withArguments(args: Code[], fn: (input: JsonValue, ...args: Json
     next(0);
   });
 }
+
+/** An expression whose outputs go through `fn` one by one. */
+export function map1(operand: Code, fn: (value: JsonValue) => JsonValue): Code {
+  const one = operand.single;
+  if (one !== undefined) return single((input) => fn(one(input)));
+  return generator((input, emit) => operand.gen(input, (value) => emit(fn(value))));
+}
