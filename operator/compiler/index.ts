@@ -10,6 +10,7 @@ import { checkEmitters } from './check-emitters.js';
 import { checkHttpPaths } from './check-http-paths.js';
 import { checkIngestorNames } from './check-ingestor-names.js';
 import { checkJaqNulls } from './check-jaq-nulls.js';
+import { checkJaqTypes } from './check-jaq-types.js';
 import { checkJaqPrograms, prepareJaqCheck } from './check-jaq-programs.js';
 import { checkJunctions } from './check-junctions.js';
 import { checkListeners } from './check-listeners.js';
@@ -81,6 +82,7 @@ const OBJECT_PASSES: readonly Pass[] = [
   checkRfc3339,
   checkJaqPrograms,
   checkJaqNulls,
+  checkJaqTypes,
   checkProtobuf,
   checkMounts,
   checkSyslogClients,

@@ -64,6 +64,7 @@ export const DIAGNOSTIC_CODES = {
   SR2063: 'Junction inputs carry incompatible schemas',
   SR2064: 'Mounted resource version is not uploaded',
   SR2065: 'JAQ program exhausts the compile check (memory, time or nesting)',
+  SR2066: 'JAQ program yields a value of the wrong kind for a field',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
