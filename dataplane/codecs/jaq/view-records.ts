@@ -15,6 +15,7 @@ import { isIntegerType } from '../../graph/field-types.js';
 import type { GraphField, GraphSchema } from '../../graph/types.js';
 import { integerInto } from '../../expr/convert.js';
 import { RecordError, messageError, quoteGraphName, type MessageError } from '../../core/errors.js';
+import { readingLiteral } from '../../core/record-literal.js';
 import { parseRfc3339 } from '../../core/rfc3339.js';
 import { Instant, type RecordValues, type Value } from '../../core/values.js';
 import { jsonKind } from '../json-kind.js';
@@ -24,10 +25,14 @@ type Read = (json: JsonValue) => Value;
 
 /** Turns program outputs into records; built once per codec. */
 export class ViewReader {
-  readonly #fields: { name: string; optional: boolean; read: Read }[];
+  /** One object literal per schema (core/record-literal.ts): every record of the codec has one shape. */
+  readonly #record: (output: JsonObject, unused: undefined) => RecordValues;
 
   constructor(schema: GraphSchema) {
-    this.#fields = schema.fields.map((field) => ({ ...field, read: readerOf(field) }));
+    this.#record = readingLiteral(
+      schema.fields.map((field) => field.name),
+      schema.fields.map((field) => fieldReader({ ...field, read: readerOf(field) })),
+    );
   }
 
   /**
@@ -36,14 +41,15 @@ export class ViewReader {
    */
   records(outputs: readonly JsonValue[]): { records: RecordValues[] } | { error: MessageError } {
     const records: RecordValues[] = [];
-    for (const [index, output] of outputs.entries()) {
+    for (let index = 0; index < outputs.length; index += 1) {
+      const output = outputs[index] as JsonValue;
       if (output === null || typeof output !== 'object' || Array.isArray(output)) {
         return {
           error: messageError('SR3014', `output ${index + 1} is ${kindOf(output)}, not a JSON object`),
         };
       }
       try {
-        records.push(this.#record(output));
+        records.push(this.#record(output, undefined));
       } catch (error: unknown) {
         if (!(error instanceof RecordError)) throw error;
         const reason = outputs.length > 1 ? `output ${index + 1}: ${error.reason}` : error.reason;
@@ -52,22 +58,20 @@ export class ViewReader {
     }
     return { records };
   }
+}
 
-  #record(output: JsonObject): RecordValues {
-    const record: RecordValues = {};
-    for (const field of this.#fields) {
-      const json = Object.hasOwn(output, field.name) ? (output[field.name] ?? null) : null;
-      if (json !== null) record[field.name] = readField(field, json);
-      else if (field.optional) record[field.name] = null;
-      else
-        throw new RecordError(
-          'SR3005',
-          `key ${quoteGraphName(field.name)} is missing or null, and field ${field.name} is not OPTIONAL`,
-          { field: field.name },
-        );
-    }
-    return record;
-  }
+/** A field's value from an output: its key's value, null for an OPTIONAL field without one, else SR3005. */
+function fieldReader(field: { name: string; optional: boolean; read: Read }): (output: JsonObject) => Value {
+  return (output) => {
+    const json = Object.hasOwn(output, field.name) ? (output[field.name] ?? null) : null;
+    if (json !== null) return readField(field, json);
+    if (field.optional) return null;
+    throw new RecordError(
+      'SR3005',
+      `key ${quoteGraphName(field.name)} is missing or null, and field ${field.name} is not OPTIONAL`,
+      { field: field.name },
+    );
+  };
 }
 
 /** A field's value; a RecordError names the field (a schema name) in its detail. */
