@@ -6,9 +6,9 @@ import type { GraphCodec, GraphSchema, JaqFormat } from '../../graph/types.js';
 import type { RecordValues } from '../../core/values.js';
 import type { Codec, CodecFactory, DecodeResult, EncodeResult } from '../codec.js';
 import { PAYLOAD_FORMATS } from '../formats/index.js';
-import type { PayloadFormat } from '../formats/payload-format.js';
+import type { PayloadFormat, ValuesResult } from '../formats/payload-format.js';
 import { OrderedReads } from '../reading/ordered-reads.js';
-import type { ValuesRead, ViewRead } from '../reading/reader-spec.js';
+import type { ViewRead } from '../reading/reader-spec.js';
 import { ResultsInOrder } from '../reading/results-in-order.js';
 import { sharedJaqPool, type JaqPool } from './jaq-pool.js';
 import { EmittingProgram, IngestionProgram, type EngineChoice } from './jaq-transform.js';
@@ -34,8 +34,6 @@ class JaqCodec implements Codec {
   readonly #formatName: JaqFormat;
   /** Large payloads are read by the payload readers, off the event loop (docs/codec-formats.md). */
   readonly #texts: OrderedReads<ViewRead>;
-  /** Payloads read as values, for a compiled program (decision 0028). */
-  readonly #values: OrderedReads<ValuesRead> | undefined;
   readonly #order = new ResultsInOrder();
   readonly #ingestion: IngestionProgram;
   readonly #emitting: EmittingProgram | undefined;
@@ -51,8 +49,6 @@ class JaqCodec implements Codec {
     this.#formatName = codec.format;
     this.#texts = new OrderedReads({ kind: 'format', format: codec.format });
     this.#ingestion = new IngestionProgram(codec.ingestion, schema, pool, engine);
-    if (this.#ingestion.compiled)
-      this.#values = new OrderedReads({ kind: 'format', format: codec.format, values: true });
     if (codec.emitting !== undefined) {
       this.#emitting = new EmittingProgram(codec.emitting, schema, pool, engine);
       this.encode = (record) => this.#encode(record);
@@ -63,23 +59,26 @@ class JaqCodec implements Codec {
     return this.#order.add(this.#decode(payload));
   }
 
+  /**
+   * A payload read on the event loop (docs/codec-formats.md, "Large payloads are read off the event loop")
+   * goes to a compiled program as values; a larger one is read as text on a payload reader and runs on
+   * jq-wasm, so its values are never built on the event loop (issue 15: no payload may stall the node or
+   * grow its heap by more than a few times its size).
+   */
   #decode(payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
-    const values = this.#values;
-    if (values === undefined || (this.#formatName === 'YAML' && escapesHighSurrogate(payload)))
-      return this.#texts.read(
-        payload,
-        () => this.#format.read(payload),
-        (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
-      );
-    if (values.readsInline(payload)) return this.#ofValues(this.#format.readValues(payload), payload);
-    return values.read(
+    const compiled =
+      this.#ingestion.compiled &&
+      this.#texts.readsInline(payload) &&
+      !(this.#formatName === 'YAML' && escapesHighSurrogate(payload));
+    if (compiled) return this.#ofValues(this.#format.readValues(payload), payload);
+    return this.#texts.read(
       payload,
-      () => this.#format.readValues(payload),
-      (read) => this.#ofValues(read, payload),
+      () => this.#format.read(payload),
+      (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
     );
   }
 
-  #ofValues(read: ValuesRead, payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
+  #ofValues(read: ValuesResult, payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
     if ('error' in read) return read;
     if (read.texts?.some(escapesHighSurrogateText) === true) return this.#ingestion.records(read.texts);
     return this.#ingestion.recordsOfValues(read, payload, this.#reread);

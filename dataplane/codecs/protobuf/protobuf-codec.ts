@@ -12,7 +12,8 @@ import { fromJsonView } from './from-json-view.js';
 import { jsonValueView, jsonView } from './json-view.js';
 import { loadMessage } from './load-message.js';
 import { OrderedReads } from '../reading/ordered-reads.js';
-import type { ValuesRead, ViewRead } from '../reading/reader-spec.js';
+import type { ViewRead } from '../reading/reader-spec.js';
+import type { ValuesResult } from '../formats/payload-format.js';
 import { ResultsInOrder } from '../reading/results-in-order.js';
 import type protobuf from 'protobufjs';
 
@@ -39,8 +40,6 @@ class ProtobufCodec implements Codec {
   readonly #ingestion: IngestionProgram;
   /** Large payloads are read by the payload readers, off the event loop (docs/codecs-protobuf.md). */
   readonly #texts: OrderedReads<ViewRead>;
-  /** Payloads read as values, for a compiled program (decision 0028). */
-  readonly #values: OrderedReads<ValuesRead> | undefined;
   readonly #order = new ResultsInOrder();
   readonly #emitting: EmittingProgram | undefined;
   readonly encode?: (record: Readonly<RecordValues>) => Promise<EncodeResult>;
@@ -54,7 +53,6 @@ class ProtobufCodec implements Codec {
     this.#ingestion = new IngestionProgram(codec.ingestion, schema, pool);
     const spec = { kind: 'protobuf', descriptor: codec.descriptor, message: codec.message } as const;
     this.#texts = new OrderedReads(spec);
-    if (this.#ingestion.compiled) this.#values = new OrderedReads({ ...spec, values: true });
     if (codec.emitting !== undefined) {
       this.#emitting = new EmittingProgram(codec.emitting, schema, pool);
       this.encode = (record) => this.#encode(record);
@@ -65,22 +63,20 @@ class ProtobufCodec implements Codec {
     return this.#order.add(this.#decode(payload));
   }
 
+  /** As the JAQ codec: values for a compiled program when read on the event loop, else text for jq-wasm. */
   #decode(payload: Uint8Array): DecodeResult | Promise<DecodeResult> {
-    const values = this.#values;
-    if (values === undefined)
-      return this.#texts.read(
-        payload,
-        () => this.#view(payload),
-        (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
-      );
-    return values.read(
+    if (this.#ingestion.compiled && this.#texts.readsInline(payload)) {
+      const read = this.#valueView(payload);
+      return 'error' in read ? read : this.#ingestion.recordsOfValues(read, payload, this.#reread);
+    }
+    return this.#texts.read(
       payload,
-      () => this.#valueView(payload),
-      (read) => ('error' in read ? read : this.#ingestion.recordsOfValues(read, payload, this.#reread)),
+      () => this.#view(payload),
+      (read) => ('error' in read ? read : this.#ingestion.records(read.inputs)),
     );
   }
 
-  #valueView(payload: Uint8Array): ValuesRead {
+  #valueView(payload: Uint8Array): ValuesResult {
     const view = jsonValueView(this.#type, payload);
     return 'error' in view ? view : { values: [view.value] };
   }

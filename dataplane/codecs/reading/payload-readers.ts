@@ -2,7 +2,7 @@
 // loop runs for small payloads, so where a payload is read never changes what it reads as.
 import { messageError } from '../../core/errors.js';
 import { PAYLOAD_FORMATS } from '../formats/index.js';
-import { jsonValueView, jsonView } from '../protobuf/json-view.js';
+import { jsonView } from '../protobuf/json-view.js';
 import { loadMessage } from '../protobuf/load-message.js';
 import { wireJsonDecoder } from '../wire-json.js';
 import type { ReadReply, ReaderSpec } from './reader-spec.js';
@@ -13,20 +13,12 @@ export function buildReader(spec: ReaderSpec): ReadFn {
   switch (spec.kind) {
     case 'format': {
       const format = PAYLOAD_FORMATS[spec.format];
-      return spec.values === true
-        ? (payload) => format.readValues(payload)
-        : (payload) => format.read(payload);
+      return (payload) => format.read(payload);
     }
     case 'protobuf': {
       const loaded = loadMessage(spec.descriptor, spec.message);
       if ('error' in loaded)
         return () => ({ error: messageError('SR3009', 'the protobuf message does not load') });
-      if (spec.values === true) {
-        return (payload) => {
-          const view = jsonValueView(loaded.type, payload);
-          return 'error' in view ? view : { values: [view.value] };
-        };
-      }
       return (payload) => {
         const view = jsonView(loaded.type, payload);
         return 'error' in view ? view : { inputs: [view.text] };

@@ -1,24 +1,20 @@
 // What a codec reads off the event loop (docs/codec-formats.md, "Large payloads are read off the event
 // loop"): a payload format's JSON view, a protobuf message's JSON view, or the records of the JSON wire
-// schema. A view is read as JSON text (for jq-wasm) or, with `values: true`, as values (for a compiled
-// program); values cross from a thread by structured clone, which keeps bigints and own `__proto__` keys.
-// A spec is plain data, so a worker thread can build the same reader from it.
+// schema. A view read here is JSON text, for jq-wasm: a compiled JAQ program reads values only from
+// payloads read on the event loop (decision 0028). A spec is plain data, so a worker thread can build the same reader from it.
 import type { GraphCodec, GraphSchema, JaqFormat, ProtobufDescriptor } from '../../graph/types.js';
 import type { MessageError } from '../../core/errors.js';
 import type { RecordValues } from '../../core/values.js';
-import type { ValuesResult } from '../formats/payload-format.js';
 
 export type ReaderSpec =
-  | { kind: 'format'; format: JaqFormat; values?: boolean }
-  | { kind: 'protobuf'; descriptor: ProtobufDescriptor; message: string; values?: boolean }
+  | { kind: 'format'; format: JaqFormat }
+  | { kind: 'protobuf'; descriptor: ProtobufDescriptor; message: string }
   | { kind: 'wire-json'; codec: Extract<GraphCodec, { kind: 'wire-json' }>; schema: GraphSchema };
 
 /** A JSON view's inputs for the ON INGESTION program, or the records of the JSON wire schema. */
 export type ViewRead = { inputs: string[] } | { error: MessageError };
-/** A view read as values (`values: true` in the spec): PayloadFormat.readValues's result. */
-export type ValuesRead = ValuesResult;
 export type RecordsRead = { records: RecordValues[] } | { error: MessageError };
-export type ReadReply = ViewRead | ValuesRead | RecordsRead;
+export type ReadReply = ViewRead | RecordsRead;
 
 /** One codec's reader: its spec, an id the worker threads cache the built reader under, its inline size. */
 export interface Reader {
