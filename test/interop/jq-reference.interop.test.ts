@@ -133,7 +133,7 @@ describe('the JAQ engine agrees with the reference jq binary', function () {
         assert.deepEqual(engineResult(outcome), expected, `${program} on ${toJsonText(input)}`);
         compared += 1;
         if (!('compiled' in compiled)) return;
-        const run = compiled.compiled.run(input, { timeLimitMs: 1000, inputText: toJsonText(input) });
+        const run = compiled.compiled.run(input, { inputText: toJsonText(input) });
         if ('engine' in run) {
           // jq-wasm answers it, as checked above; in this corpus only jq's own error messages are left to it
           assert.deepEqual(

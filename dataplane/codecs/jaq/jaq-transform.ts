@@ -1,8 +1,10 @@
 // The two jq programs of a codec, as the codecs use them: ON INGESTION turns a payload's inputs into
 // records (every output object is a record, in order; one failing input or output fails the payload as a
 // whole: docs/codecs.md, "JAQ codecs"), ON EMITTING turns a record into exactly one value for the format to
-// write. Both run on the node's JAQ pool and never reject. A runtime error becomes one of a fixed set of
-// kinds (jq-error-kind.ts): nothing of jq's text or of the value raised reaches the message error.
+// write. A program in the compiled subset runs compiled (decision 0028); any other, and every input a
+// compiled one leaves to jq, runs on the node's JAQ pool. Neither rejects. A runtime error becomes one of a
+// fixed set of kinds (jq-error-kind.ts): nothing of jq's text or of the value raised reaches the message
+// error.
 import type { GraphSchema } from '../../graph/types.js';
 import { messageError, type MessageError, type MessageErrorDetail } from '../../core/errors.js';
 import type { RecordValues } from '../../core/values.js';
@@ -53,7 +55,7 @@ export class IngestionProgram {
   ) {
     this.#reader = new ViewReader(schema);
     this.#compiled = compiledFor(program, engine);
-    this.#options = { timeLimitMs: pool.options.timeLimitMs };
+    this.#options = {};
   }
 
   /** Whether the program runs compiled (then the codec reads values for it). */
@@ -148,7 +150,7 @@ export class EmittingProgram {
     { value: JsonValue } | { error: MessageError } | Promise<{ value: JsonValue } | { error: MessageError }> {
     const view = recordView(record, this.schema);
     if (this.#compiled !== undefined) {
-      const outcome = this.#compiled.run(view, { timeLimitMs: this.pool.options.timeLimitMs });
+      const outcome = this.#compiled.run(view, {});
       if (!('engine' in outcome)) return this.#value(outcome, true);
       programPathStats.compiledFallbacks += 1;
     }

@@ -19,8 +19,6 @@ export interface JqBatch {
   /** jq refused the program: a syntax error, an unknown builtin. */
   compileError?: string;
   outcomes: JqOutcome[];
-  /** Milliseconds the batch took in jq (a time limit on the compiled path is fair only when this is long). */
-  ms: number;
 }
 
 // jq-wasm is CommonJS with an ESM entry that the test loader resolves differently: require keeps one copy.
@@ -44,17 +42,16 @@ export class JqOracle {
 
   /** Runs `program` on every input text; one outcome per input. */
   run(program: string, inputs: readonly string[]): JqBatch {
-    const started = performance.now();
     const wrapped = batchProgram(program);
     const batch = this.#raw(`[${inputs.join(',')}]`, wrapped);
     if (batch.exitCode === 3)
-      return { compileError: batch.stderr.trim(), outcomes: [], ms: elapsed(started) };
+      return { compileError: batch.stderr.trim(), outcomes: [] };
     const lines = batch.stdout.split('\n').filter((line) => line !== '');
     const outcomes =
       batch.exitCode === 0 && lines.length === inputs.length
         ? lines.map(readLine)
         : inputs.map((input) => this.#one(wrapped, input));
-    return { outcomes, ms: elapsed(started) };
+    return { outcomes };
   }
 
   /** One input alone: what the batch could not say (which input jq refused, or where it broke). */
@@ -73,10 +70,6 @@ export class JqOracle {
       return { exitCode: -1, stdout: '', stderr: error instanceof Error ? error.message : String(error) };
     }
   }
-}
-
-function elapsed(started: number): number {
-  return performance.now() - started;
 }
 
 /** `{"ok":[…]}` or `{"error":…}`, read as the product reads jq's output. */

@@ -1,7 +1,8 @@
 // What a jq program compiled to JavaScript is to its callers (decision 0028, docs/codecs.md "Compiled
-// programs"): run on one input value, it gives the outputs, the value raised, a time limit, or `engine`:
-// this input needs jq itself (a number whose text jq keeps, an object key order JavaScript does not), and
-// the caller runs the input on jq-wasm instead. A program outside the subset is not compiled at all.
+// programs"): run on one input value, it gives the outputs, the value raised, or `engine`: this input needs
+// jq itself (a number whose text jq keeps, an object key order JavaScript does not, more work than the
+// event loop is given), and the caller runs the input on jq-wasm, which has the time limit. A program
+// outside the subset is not compiled at all.
 import type { JsonValue } from '../../json-value.js';
 
 export type CompiledOutcome = { outputs: JsonValue[] } | { raised: JsonValue } | { engine: EngineReason };
@@ -14,8 +15,6 @@ export type CompiledOutcome = { outputs: JsonValue[] } | { raised: JsonValue } |
 export type EngineReason = 'number_text' | 'key_order' | 'error_text' | 'number_precision' | 'work' | 'size';
 
 export interface RunOptions {
-  /** Milliseconds the run may take (the engine's time limit). */
-  timeLimitMs: number;
   /**
    * The input's JSON text as it arrived, when it did (the JSON format): numbers written in a form jq
    * keeps (`1.50`, `1e2`) are found in it only when the program turns numbers into text.
