@@ -44,8 +44,7 @@ export class JqOracle {
   run(program: string, inputs: readonly string[]): JqBatch {
     const wrapped = batchProgram(program);
     const batch = this.#raw(`[${inputs.join(',')}]`, wrapped);
-    if (batch.exitCode === 3)
-      return { compileError: batch.stderr.trim(), outcomes: [] };
+    if (batch.exitCode === 3) return { compileError: batch.stderr.trim(), outcomes: [] };
     const lines = batch.stdout.split('\n').filter((line) => line !== '');
     const outcomes =
       batch.exitCode === 0 && lines.length === inputs.length
