@@ -1,8 +1,8 @@
 // A parser for the compiled subset of jq (docs/codecs.md, "Compiled programs"). jq-wasm has already
 // accepted the program (the compile check runs first), so this parser does not diagnose syntax errors: text
 // it does not take is outside the subset, and `Outside` names the first construct it stopped at, which
-// DESCRIBE shows. Precedence is jq 1.8's (src/parser.y): `|` < `,` < `//` < `or` < `and` < comparisons <
-// `+ -` < `* / %` < unary minus and `try` < postfix; `E as $x | body` takes everything to its right.
+// DESCRIBE shows. Precedence is jq 1.8's: `|` < `,` < `//` < `or` < `and` < comparisons < `+ -` <
+// `* / %` < unary minus and `try` < postfix; `E as $x | body` takes everything to its right.
 import type { JsonValue } from '../../json-value.js';
 import type { Ast, BinaryOperator } from './jq-ast.js';
 import { builtinArities } from './jq-builtins-table.js';
@@ -176,10 +176,11 @@ class Parser {
     }
   }
 
+  /** jq 1.8's unary minus binds tighter than `*`: `-1 * "a"` is `(-1) * "a"` (null), not an error. */
   #unary(): Ast {
     if (this.#peek('-') && !this.#peek('-=')) {
       this.at += 1;
-      return { kind: 'negate', operand: this.#multiplicative() };
+      return { kind: 'negate', operand: this.#unary() };
     }
     return this.#postfix();
   }

@@ -52,6 +52,11 @@ const TABLE: Record<string, Row[]> = {
     ['.a.b // "d"', '"str"', '{"a":"x"}', '{"a":{"b":false}}'],
     ['[.[] // "none"]', '[]', '[null,false]', '{"a":null,"b":1}', '3'],
   ],
+  // found by the fuzz runner in CI: unary minus binds tighter than `*` (`(-1 * ..)? and . and {}` on "")
+  'unary minus before * / %': [
+    ['[-1 * "a"], [-.x * "a"]?, [- "a" * 2]?, [-2 % 3], [-.x / 2]', '{"x":1}', '{"x":"s"}'],
+    ['(-1 * ..)? and . and {}', '""'],
+  ],
   'binary operators with generators on both sides': [
     ['[(1,2) + (10,20)]'],
     ...each('[(1,2) * (3,4)]', '[(1,2) - (10,20)]', '[("a","b") + ("x","y")]'),
