@@ -31,22 +31,39 @@ class Program implements CompiledProgram {
     inputNumbers.text = options.inputText;
     inputNumbers.plain = undefined;
     const outputs: JsonValue[] = [];
+    let outcome: CompiledOutcome;
     try {
       this.gen(input, (output) => outputs.push(output));
+      outcome = { outputs };
     } catch (error: unknown) {
-      if (error instanceof NeedsEngine) return { engine: error.reason };
-      if (error instanceof JqError)
-        return error.exact ? { raised: settled(error.value) } : { engine: 'error_text' };
-      // deeply nested values (comparisons, text) or a value too large for JavaScript
-      if (error instanceof RangeError) return { engine: 'size' };
-      throw error;
+      outcome = stopped(error);
     } finally {
       inputNumbers.text = undefined;
     }
-    return { outputs: made.unusual ? outputs.map(settledOutput) : outputs };
+    if (!made.unusual || 'engine' in outcome) return outcome;
+    // jq prints an integer beyond 2^53 it computed as digits (read back as a bigint), and one it read
+    // written with an exponent (`9.223372036854776e+18`) as written; JavaScript holds both as the same
+    // double, so with such a number in the input only jq knows which outputs are which
+    if (holdsUnsafeDouble(input)) return { engine: 'number_precision' };
+    return 'outputs' in outcome
+      ? { outputs: outcome.outputs.map(settledOutput) }
+      : { raised: settledOutput(outcome.raised) };
   }
 }
 
-function settled(value: JsonValue): JsonValue {
-  return made.unusual ? settledOutput(value) : value;
+/** The outcome of a run that threw. */
+function stopped(error: unknown): CompiledOutcome {
+  if (error instanceof NeedsEngine) return { engine: error.reason };
+  if (error instanceof JqError) return error.exact ? { raised: error.value } : { engine: 'error_text' };
+  // deeply nested values (comparisons, text) or a value too large for JavaScript
+  if (error instanceof RangeError) return { engine: 'size' };
+  throw error;
+}
+
+/** Whether a value holds an integer beyond 2^53 as a double (JSON input wrote it with an exponent). */
+function holdsUnsafeDouble(value: JsonValue): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsUnsafeDouble);
+  return Object.keys(value).some((key) => holdsUnsafeDouble(value[key] as JsonValue));
 }

@@ -56,6 +56,9 @@ const TABLE: Record<string, Row[]> = {
   'unary minus before * / %': [
     ['[-1 * "a"], [-.x * "a"]?, [- "a" * 2]?, [-2 % 3], [-.x / 2]', '{"x":1}', '{"x":"s"}'],
     ['(-1 * ..)? and . and {}', '""'],
+    // jq negates a literal's text: an input written with an exponent stays so; a computed one is digits
+    ['[-., ., . + 1, -(. + 1)]', '9.223372036854776e+18', '9223372036854775807', '1e300', '-0'],
+    ['try error(. * 10) catch .', '9.223372036854776e+18', '12'],
   ],
   'binary operators with generators on both sides': [
     ['[(1,2) + (10,20)]'],
