@@ -64,22 +64,28 @@ function has(input: JsonValue, key: JsonValue): JsonValue {
   throw failure(`Cannot check whether ${kindOf(input)} has a ${kindOf(key)} key`);
 }
 
-/** jq's `contains` (src/jv.c, jv_contains). */
+/** jq's `contains` (src/builtin.c, f_contains): values of two kinds cannot be compared at the top. */
 function contains(input: JsonValue, other: JsonValue): boolean {
-  const kind = kindOf(input);
-  if (kind !== kindOf(other))
+  if (kindOf(input) !== kindOf(other))
     throw failure(`${described(input)} and ${described(other)} cannot have their containment checked`);
+  return within(input, other);
+}
+
+/** src/jv.c, jv_contains: inside, a value of another kind is simply not contained. */
+function within(input: JsonValue, other: JsonValue): boolean {
+  const kind = kindOf(input);
+  if (kind !== kindOf(other)) return false;
   if (kind === 'object') {
     const object = input as JsonObject;
     return Object.keys(other as JsonObject).every(
       (key) =>
         Object.hasOwn(object, key) &&
-        contains(object[key] as JsonValue, (other as JsonObject)[key] as JsonValue),
+        within(object[key] as JsonValue, (other as JsonObject)[key] as JsonValue),
     );
   }
   if (kind === 'array')
     return (other as JsonValue[]).every((wanted) =>
-      (input as JsonValue[]).some((item) => kindOf(item) === kindOf(wanted) && contains(item, wanted)),
+      (input as JsonValue[]).some((item) => within(item, wanted)),
     );
   if (kind === 'string') return (input as string).includes(other as string);
   return equal(input, other);
