@@ -9,13 +9,12 @@
 import type { JsonObject, JsonValue } from '../../json-value.js';
 import type { Ast } from './jq-ast.js';
 import { VALUE_BUILTINS } from './jq-builtins.js';
-import { generator, map1, single, withArguments, type Code, type Fn } from './jq-code.js';
+import { generator, iterate, map1, single, withArguments, type Code, type Fn } from './jq-code.js';
 import { foreach, readsInput, reduce, tryCode, type Variables } from './jq-control.js';
 import { specialBuiltin } from './jq-generators.js';
 import { negate, OPERATORS } from './jq-operators.js';
 import { field, indexCode, iterateOptional, sliceCode } from './jq-paths.js';
 import { charge, failure, setOwn, toText, truthy } from './jq-values.js';
-import { iterate } from './jq-code.js';
 
 export type { Variables };
 
