@@ -15,11 +15,21 @@ import type { TimerHandle } from '../core/clock.js';
 import type { ComponentTelemetry } from '../core/telemetry.js';
 import type { Batch, EmitterQueue } from './emitter-queue.js';
 import type { EmitterStats, EmitterStatus } from './emitter-status.js';
-import { openSender, type SenderTarget } from './open-sender.js';
+import type { Clock } from '../core/clock.js';
 import { PEER_CLOSED, senderError, type Sender, type SenderError } from './sender.js';
 
-export interface DeliveryOptions {
-  target: SenderTarget;
+/** How a unit of a write is counted: syslog frames and datagrams are bytes, Kafka messages carry a key. */
+export interface UnitKind<Unit> {
+  /** Each unit is a write of its own (UDP datagrams, Kafka messages), rather than one write per batch. */
+  writePerUnit: boolean;
+  bytesOf(unit: Unit): number;
+}
+
+export interface DeliveryOptions<Unit = Uint8Array> {
+  /** Opens a sender to the target (resolving, connecting, handshaking); rejects with a SenderError. */
+  open(log: Logger): Promise<Sender<Unit>>;
+  clock: Clock;
+  units: UnitKind<Unit>;
   spec: GraphEmitter;
   telemetry: ComponentTelemetry;
   log: Logger;
@@ -29,18 +39,18 @@ export interface DeliveryOptions {
   /** The emitter's counters; the loop counts writes, connects and failures in them. */
   stats: EmitterStats;
   /** What one write of `batch` sends (the emitter makes it from the batch's frames). */
-  unitsOf(batch: Batch): Promise<Uint8Array[]>;
+  unitsOf(batch: Batch): Promise<Unit[]>;
   /** True while an open batch must wait for its BATCH limits (a BATCH clause, not stopping). */
   holdsOpen(): boolean;
   /** After each pump round: the emitter checks whether it is idle. */
   settled(): void;
 }
 
-export class DeliveryLoop {
-  readonly #o: DeliveryOptions;
+export class DeliveryLoop<Unit = Uint8Array> {
+  readonly #o: DeliveryOptions<Unit>;
   #state: EmitterStatus['state'] = 'Starting';
   #closed = false;
-  #sender: Sender | undefined;
+  #sender: Sender<Unit> | undefined;
   #delivered = false;
   #generation = 0;
   #error: { code: string; message: string } | null = null;
@@ -53,7 +63,7 @@ export class DeliveryLoop {
   #pumpQueued = false;
   #pumping = false;
 
-  constructor(options: DeliveryOptions) {
+  constructor(options: DeliveryOptions<Unit>) {
     this.#o = options;
     this.#backoffMs = options.spec.retry.backoffMs;
   }
@@ -81,7 +91,7 @@ export class DeliveryLoop {
   close(): void {
     this.#closed = true;
     this.#generation++;
-    if (this.#retryTimer !== undefined) this.#o.target.clock.clearTimeout(this.#retryTimer);
+    if (this.#retryTimer !== undefined) this.#o.clock.clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
     this.#sender?.close();
     this.#sender = undefined;
@@ -145,10 +155,10 @@ export class DeliveryLoop {
   }
 
   /** One write of a batch; a failure closes the sender and schedules the retry. */
-  async #send(sender: Sender, batch: Batch, units: readonly Uint8Array[]): Promise<boolean> {
+  async #send(sender: Sender<Unit>, batch: Batch, units: readonly Unit[]): Promise<boolean> {
     const { stats } = this.#o;
     if (batch.attempts++ > 0) stats.retriedBatches++;
-    stats.writes += this.#o.target.client.protocol === 'udp' ? units.length : 1;
+    stats.writes += this.#o.units.writePerUnit ? units.length : 1;
     try {
       await sender.send(units);
       return true;
@@ -160,13 +170,13 @@ export class DeliveryLoop {
     }
   }
 
-  #written(batch: Batch, units: readonly Uint8Array[]): void {
+  #written(batch: Batch, units: readonly Unit[]): void {
     const { queue, stats } = this.#o;
     if (queue.front() === batch) queue.removeFront();
     const records = batch.size;
     stats.recordsSent += records;
-    stats.framesSent += this.#o.target.client.protocol === 'udp' ? units.length : records;
-    for (const unit of units) stats.bytesSent += unit.length;
+    stats.framesSent += this.#o.units.writePerUnit ? units.length : records;
+    for (const unit of units) stats.bytesSent += this.#o.units.bytesOf(unit);
     this.#o.telemetry.recordsOut(records);
     this.#delivered = true;
     if (this.#failures > 0) {
@@ -189,7 +199,7 @@ export class DeliveryLoop {
     this.#state = 'Starting';
     this.#nextDelayMs = null;
     const generation = ++this.#generation;
-    openSender(this.#o.target, this.#o.log).then(
+    this.#o.open(this.#o.log).then(
       (sender) => {
         if (generation !== this.#generation || this.#closed) {
           sender.close();
@@ -215,7 +225,7 @@ export class DeliveryLoop {
   }
 
   /** The sender went away on its own (peer closed or reset). */
-  #lost(sender: Sender, error: SenderError): void {
+  #lost(sender: Sender<Unit>, error: SenderError): void {
     if (sender !== this.#sender || this.#closed) return;
     // A write in flight fails with it and handles the failure.
     if (this.#inFlight !== undefined) return;
@@ -231,14 +241,14 @@ export class DeliveryLoop {
     this.#failed(sender, error, 'lost');
   }
 
-  #failed(sender: Sender | undefined, error: SenderError, phase: 'connect' | 'write' | 'lost'): void {
+  #failed(sender: Sender<Unit> | undefined, error: SenderError, phase: 'connect' | 'write' | 'lost'): void {
     if (sender !== undefined && sender !== this.#sender) return;
     this.#sender?.close();
     this.#sender = undefined;
     if (this.#closed) return;
     this.#failures++;
     this.#error = { code: error.code, message: error.message };
-    this.#since ??= this.#o.target.clock.now();
+    this.#since ??= this.#o.clock.now();
     const wait = this.#backoffMs;
     this.#nextDelayMs = wait;
     this.#backoffMs = Math.min(wait * 2, this.#o.spec.retry.maxMs);
@@ -249,6 +259,6 @@ export class DeliveryLoop {
       { event: 'emitter_retrying', code: error.code, retryInMs: wait },
       `${what} (${error.code}); retrying in ${wait} ms`,
     );
-    this.#retryTimer = this.#o.target.clock.setTimeout(() => this.open(), wait);
+    this.#retryTimer = this.#o.clock.setTimeout(() => this.open(), wait);
   }
 }

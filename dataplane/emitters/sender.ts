@@ -21,14 +21,14 @@ export class SenderError extends Error {
 /** Code given when the peer closed the connection cleanly (no socket error). */
 export const PEER_CLOSED = 'ECONNCLOSED';
 
-export interface Sender {
+export interface Sender<Unit = Uint8Array> {
   /** The address that answered (`address:port`, IPv6 in brackets), for logs and status. */
   readonly remote: string;
   /**
    * Sends the units of one batch: one write of the concatenation on a stream, one datagram per unit on
    * UDP. Resolves once the local socket accepted all of it; rejects with a SenderError otherwise.
    */
-  send(units: readonly Uint8Array[]): Promise<void>;
+  send(units: readonly Unit[]): Promise<void>;
   /** Called once when the transport is lost on its own (peer closed or reset, socket error). */
   onLost(listener: (error: SenderError) => void): void;
   /** Closes the transport at once; nothing more is reported. */

@@ -152,6 +152,21 @@ export interface GraphSyslogClient {
   tls?: { certFile?: MountedFile; keyFile?: MountedFile; caFile?: MountedFile };
 }
 
+export type KafkaSecurityProtocol = 'plaintext' | 'ssl' | 'sasl_plaintext' | 'sasl_ssl';
+export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+
+export interface GraphKafkaClient {
+  /** bootstrap_servers, in the order written; IPv6 hosts without brackets. */
+  brokers: { host: string; port: number }[];
+  clientId: string;
+  securityProtocol: KafkaSecurityProtocol;
+  /** sasl_plaintext and sasl_ssl only. */
+  sasl?: { mechanism: KafkaSaslMechanism; username: string; passwordFile: MountedFile };
+  /** ssl and sasl_ssl only: the trust root, and a client certificate with its key (both or neither). */
+  tls?: { caFile?: MountedFile; certFile?: MountedFile; keyFile?: MountedFile };
+  mount?: { resource: string; version: number };
+}
+
 export type GraphQuiesce =
   | { action: 'SUSPEND' }
   | { action: 'DROP' }
@@ -201,6 +216,20 @@ export interface GraphSyslogIngestor {
   client: string;
   mode: 'NO_ACK';
   quiesce: GraphQuiesce;
+  codec: string;
+  routes: GraphRoute[];
+  onGeneralError: 'LOG';
+}
+
+export interface GraphTopicIngestor {
+  /** A key of Graph.kafkaClients. */
+  client: string;
+  topic: string;
+  group: string;
+  startFrom: 'EARLIEST' | 'LATEST';
+  mode: 'ACK' | 'NO_ACK';
+  /** SUSPEND pauses the partitions; DROP keeps reading and drops what arrives. */
+  quiesce: { action: 'SUSPEND' } | { action: 'DROP' };
   codec: string;
   routes: GraphRoute[];
   onGeneralError: 'LOG';

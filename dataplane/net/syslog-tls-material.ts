@@ -103,6 +103,26 @@ function problem(
   { setting, file }: { setting: Setting; file: MountedFile },
   reason: string,
 ): { problem: SyslogTlsProblem } {
+  return {
+    problem: mountedFileProblem(
+      { what: `syslog client ${name.client}: TLS configuration failed`, names: name },
+      code,
+      { setting, file },
+      reason,
+    ),
+  };
+}
+
+/**
+ * Why a file of a client's mounted resource cannot be used: `what` (the client and what failed), the
+ * setting, the file as statements write it, the resource version and the reason — never the file's content.
+ */
+export function mountedFileProblem<Code extends string>(
+  { what, names: name }: { what: string; names: TlsNames },
+  code: Code,
+  { setting, file }: { setting: string; file: MountedFile },
+  reason: string,
+): { code: Code; message: string; cause: { setting: string; file: string; reason: string } } {
   const resources = name.resources;
   const resource =
     resources !== undefined && Object.hasOwn(resources, file.resource)
@@ -110,15 +130,13 @@ function problem(
       : file.resource;
   const label = `{{ ${resource} }}/${file.file}`;
   return {
-    problem: {
-      code,
-      message: `syslog client ${name.client}: TLS configuration failed: ${setting} ${label} (resource ${resource} version ${file.version}) ${reason}`,
-      cause: { setting, file: label, reason },
-    },
+    code,
+    message: `${what}: ${setting} ${label} (resource ${resource} version ${file.version}) ${reason}`,
+    cause: { setting, file: label, reason },
   };
 }
 
 /** The error's code, or its name: never its message, which may quote file content. */
-function codeOf(error: unknown): string {
+export function codeOf(error: unknown): string {
   return errorCode(error, error instanceof Error ? error.name : 'unknown error');
 }
