@@ -20,11 +20,22 @@ describe('YAML payloads: text that is one error after another', () => {
     fc.assert(
       fc.property(errorStreams, (stream) => {
         const payload = encoder.encode(streamText(stream));
+        const validPayload = encoder.encode(validText(payload.length));
         let result = { inputs: [] } as ReadResult;
-        const took = timed(() => {
+        const read = (): void => {
           result = yamlFormat.read(payload);
-        });
-        const valid = timed(() => yamlFormat.read(encoder.encode(validText(payload.length))));
+        };
+        let took = timed(read);
+        let valid = timed(() => yamlFormat.read(validPayload));
+        // A pause of the machine (a shared CI core, a collection) can land in one timing: a timing over the
+        // bound is taken twice more, and the fastest of each counts.
+        for (let again = 0; again < 2 && took >= 2 * valid + 100; again++) {
+          took = Math.min(took, timed(read));
+          valid = Math.min(
+            valid,
+            timed(() => yamlFormat.read(validPayload)),
+          );
+        }
         assert.ok('error' in result, 'the payload was read');
         assert.equal(result.error.code, 'SR3010');
         // Reading on cost 5–20 times what valid YAML costs.
