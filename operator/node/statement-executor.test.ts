@@ -147,7 +147,7 @@ describe('statement executor', () => {
         title: 'DROP IF EXISTS of a missing object',
         script: 'DROP INGESTOR IF EXISTS nope;',
         status: 'ok',
-        output: /^there is no HttpIngestor or SyslogIngestor nope; nothing dropped$/,
+        output: /^there is no HttpIngestor, SyslogIngestor or TopicIngestor nope; nothing dropped$/,
       },
       {
         title: 'DROP of an object another one uses',
