@@ -36,7 +36,7 @@ canonical statement. How each clause maps to a field: [statement-mapping.md](sta
 const KIND_NOTES: Readonly<Record<string, string>> = {
   Resource: [
     "`UPLOAD RESOURCE <r> VERSION '<directory>'` (client side) adds an immutable version, listed in the",
-    'status; files holding a private key are stored in a Secret. `spec.description` has no statement form:',
+    'status; files holding a private key or a password are stored in a Secret. `spec.description` has no statement form:',
     '`SHOW CREATE` prints it as a `--` comment above the statement.',
   ].join(' '),
   Endpoint: [
