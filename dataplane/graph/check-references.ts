@@ -1,19 +1,38 @@
-// What the JSON schema cannot say: every name in a graph refers to an entry of the right record, and every
-// field a route assigns or copies exists in its target's schema. A graph failing this is refused on load.
+// What the JSON schema cannot say: every name in a graph refers to an entry of the right record, every
+// field a route assigns or copies exists in its target's schema, and only a Kafka emitter acknowledges.
+// A graph failing this is refused on load.
 import type { Graph, GraphMessageErrorPolicy, GraphRoute } from './types.js';
 
-type RecordName = 'schemas' | 'codecs' | 'relays' | 'clients';
+type RecordName = 'schemas' | 'codecs' | 'relays' | 'clients' | 'kafkaClients';
+
+/** What the record checks share: the graph, where errors go, and the two ways of looking up a name. */
+interface Checker {
+  graph: Graph;
+  errors: string[];
+  need: (record: RecordName, name: string, where: string) => void;
+  needRoutes: (routes: GraphRoute[], where: string) => void;
+}
 
 export function checkGraphReferences(graph: Graph): string[] {
   const errors: string[] = [];
-  const need = (record: RecordName, name: string, where: string): void => {
-    if (!Object.hasOwn(graph[record], name)) errors.push(`${where}: ${record} has no entry ${name}`);
+  const checker: Checker = {
+    graph,
+    errors,
+    need: (record, name, where) => {
+      if (!Object.hasOwn(graph[record], name)) errors.push(`${where}: ${record} has no entry ${name}`);
+    },
+    needRoutes: (routes, where) =>
+      routes.forEach((route, index) => checkRoute(graph, route, `${where}.routes[${index}]`, errors)),
   };
-  const needRoutes = (routes: GraphRoute[], where: string): void =>
-    routes.forEach((route, index) => checkRoute(graph, route, `${where}.routes[${index}]`, errors));
-
+  const { need } = checker;
   for (const [name, codec] of Object.entries(graph.codecs)) need('schemas', codec.schema, `codecs.${name}`);
   for (const [name, relay] of Object.entries(graph.relays)) need('schemas', relay.schema, `relays.${name}`);
+  checkIngestors(checker);
+  checkFlows(checker);
+  return errors;
+}
+
+function checkIngestors({ graph, need, needRoutes }: Checker): void {
   for (const [name, ingestor] of Object.entries(graph.httpIngestors)) {
     need('codecs', ingestor.codec, `httpIngestors.${name}.codec`);
     needRoutes(ingestor.routes, `httpIngestors.${name}`);
@@ -23,6 +42,15 @@ export function checkGraphReferences(graph: Graph): string[] {
     need('codecs', ingestor.codec, `syslogIngestors.${name}.codec`);
     needRoutes(ingestor.routes, `syslogIngestors.${name}`);
   }
+  for (const [name, ingestor] of Object.entries(graph.topicIngestors)) {
+    need('kafkaClients', ingestor.client, `topicIngestors.${name}.client`);
+    need('codecs', ingestor.codec, `topicIngestors.${name}.codec`);
+    needRoutes(ingestor.routes, `topicIngestors.${name}`);
+  }
+}
+
+/** Junctions, correlators and emitters. */
+function checkFlows({ graph, errors, need, needRoutes }: Checker): void {
   for (const [name, junction] of Object.entries(graph.junctions)) {
     junction.from.forEach((relay, index) => need('relays', relay, `junctions.${name}.from[${index}]`));
     needRoutes(junction.routes, `junctions.${name}`);
@@ -40,11 +68,12 @@ export function checkGraphReferences(graph: Graph): string[] {
   for (const [name, emitter] of Object.entries(graph.emitters)) {
     const where = `emitters.${name}`;
     need('relays', emitter.from, `${where}.from`);
-    need('clients', emitter.client, `${where}.client`);
+    need(emitter.kafka === undefined ? 'clients' : 'kafkaClients', emitter.client, `${where}.client`);
     need('codecs', emitter.codec, `${where}.codec`);
+    if (emitter.kafka === undefined && emitter.mode === 'ACK')
+      errors.push(`${where}.mode: ACK needs a Kafka emitter (a syslog emitter is NO_ACK)`);
     checkPolicy(graph, emitter.onMessageError, `${where}.onMessageError`, errors);
   }
-  return errors;
 }
 
 /** A relay a route or handler writes, with the fields it copies or assigns. */

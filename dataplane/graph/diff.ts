@@ -1,7 +1,7 @@
 // The difference between the graph a domain runs and the one applied next, per component: what hot reload
 // may keep running and what it must swap. "Unchanged" is transitive — a component is unchanged only when
 // its own spec and everything it was built from are equal: its codec and the codec's schema, its syslog
-// client, and every relay it reads or writes (routes, ON MESSAGE ERROR SEND TO, ON CORRELATION TIMEOUT
+// or Kafka client, and every relay it reads or writes (routes, ON MESSAGE ERROR SEND TO, ON CORRELATION TIMEOUT
 // SEND TO). A relay is unchanged when its spec and its schema are. A changed relay is a new Relay object
 // at run time, so every component touching it must be rebuilt too; the transitivity guarantees that.
 // Display names (Graph `names`, decision 0025) are inputs too: a component shows its own and its codec's,
@@ -130,8 +130,12 @@ const INPUTS: Record<ComponentRecord, (graph: Graph, name: string) => Inputs> = 
   emitters(graph, name) {
     const spec = graph.emitters[name];
     if (spec === undefined) return { own: [], relays: [] };
+    const client =
+      spec.kafka === undefined
+        ? clientInputs(graph, spec.client)
+        : [graph.kafkaClients[spec.client], displayOf(graph, 'kafkaClients', spec.client)];
     return {
-      own: [spec, ...clientInputs(graph, spec.client), ...codecInputs(graph, spec.codec)],
+      own: [spec, ...client, ...codecInputs(graph, spec.codec)],
       relays: [spec.from, ...policyRelays(spec.onMessageError)],
     };
   },

@@ -161,6 +161,30 @@ const client = closed(
   ['framing', 'mount', 'tls'],
 );
 
+const kafkaClient = closed(
+  {
+    brokers: {
+      type: 'array',
+      minItems: 1,
+      items: closed({ host: text, port: { type: 'integer', minimum: 1, maximum: 65535 } }),
+    },
+    clientId: text,
+    securityProtocol: oneOfStrings(['plaintext', 'ssl', 'sasl_plaintext', 'sasl_ssl']),
+    sasl: closed({
+      mechanism: oneOfStrings(['plain', 'scram-sha-256', 'scram-sha-512']),
+      username: text,
+      passwordFile: mountedFile,
+    }),
+    tls: closed({ caFile: mountedFile, certFile: mountedFile, keyFile: mountedFile }, [
+      'caFile',
+      'certFile',
+      'keyFile',
+    ]),
+    mount: closed({ resource: name, version: positive }),
+  },
+  ['sasl', 'tls', 'mount'],
+);
+
 const routes: JsonSchema = { type: 'array', minItems: 1, items: ref('route') };
 
 const httpIngestor = closed(
@@ -186,6 +210,18 @@ const syslogIngestor = closed({
   client: name,
   mode: constant('NO_ACK'),
   quiesce: ref('quiesce'),
+  codec: name,
+  routes,
+  onGeneralError: constant('LOG'),
+});
+
+const topicIngestor = closed({
+  client: name,
+  topic: text,
+  group: text,
+  startFrom: oneOfStrings(['EARLIEST', 'LATEST']),
+  mode: oneOfStrings(['ACK', 'NO_ACK']),
+  quiesce: tagged('action', [closed({ action: constant('SUSPEND') }), closed({ action: constant('DROP') })]),
   codec: name,
   routes,
   onGeneralError: constant('LOG'),
@@ -219,15 +255,16 @@ const emitter = closed(
   {
     from: name,
     client: name,
+    kafka: closed({ topic: text, key: ref('expr') }, ['key']),
     codec: name,
-    mode: constant('NO_ACK'),
+    mode: oneOfStrings(['ACK', 'NO_ACK']),
     retry: closed({ backoffMs: millis, maxMs: millis }),
     batch: closed({ maxSize: positive, maxTimeMs: millis }),
     flush: constant('IMMEDIATE'),
     onMessageError: ref('messageErrorPolicy'),
     onGeneralError: constant('LOG'),
   },
-  ['batch'],
+  ['kafka', 'batch'],
 );
 
 /** protobufjs JSON: namespaces nest types, enums, services and further namespaces. */
@@ -303,8 +340,10 @@ export const GRAPH_SCHEMA: JsonSchema = {
       codecs: records(codec),
       relays: records(closed({ schema: name, branching })),
       clients: records(client),
+      kafkaClients: records(kafkaClient),
       httpIngestors: records(httpIngestor),
       syslogIngestors: records(syslogIngestor),
+      topicIngestors: records(topicIngestor),
       junctions: records(junction),
       correlators: records(correlator),
       emitters: records(emitter),

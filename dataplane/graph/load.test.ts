@@ -20,6 +20,23 @@ function goodGraph(): Graph {
     codecs: { syslog: { kind: 'syslog', schema: 'line', canEncode: false, fields: ['message', 'severity'] } },
     relays: { lines: { schema: 'line', branching: 'UNBRANCHED' } },
     clients: { udp: { protocol: 'udp', host: '0.0.0.0', port: 514, maxMessageSize: 131072 } },
+    kafkaClients: {
+      kafka: {
+        brokers: [
+          { host: 'broker-1', port: 9092 },
+          { host: '::1', port: 9093 },
+        ],
+        clientId: 'streamroute-shop-kafka',
+        securityProtocol: 'sasl_ssl',
+        sasl: {
+          mechanism: 'scram-sha-512',
+          username: 'shop',
+          passwordFile: { resource: 'pki', version: 2, file: 'password' },
+        },
+        tls: { caFile: { resource: 'pki', version: 2, file: 'ca.crt' } },
+        mount: { resource: 'pki', version: 2 },
+      },
+    },
     httpIngestors: {},
     syslogIngestors: {
       'udp-in': {
@@ -45,9 +62,46 @@ function goodGraph(): Graph {
         onGeneralError: 'LOG',
       },
     },
+    topicIngestors: {
+      'lines-in': {
+        client: 'kafka',
+        topic: 'lines',
+        group: 'shop',
+        startFrom: 'EARLIEST',
+        mode: 'ACK',
+        quiesce: { action: 'SUSPEND' },
+        codec: 'syslog',
+        routes: [
+          {
+            to: 'lines',
+            inherit: ['message', 'severity'],
+            set: [],
+            branching: 'UNBRANCHED',
+            flush: 'IMMEDIATE',
+            onMessageError: { action: 'LOG' },
+          },
+        ],
+        onGeneralError: 'LOG',
+      },
+    },
     junctions: {},
     correlators: {},
-    emitters: {},
+    emitters: {
+      'lines-out': {
+        from: 'lines',
+        client: 'kafka',
+        kafka: {
+          topic: 'lines-copy',
+          key: { kind: 'field', scope: 'input', name: 'message', type: 'STRING', nullable: false },
+        },
+        codec: 'syslog',
+        mode: 'ACK',
+        retry: { backoffMs: 100, maxMs: 1000 },
+        flush: 'IMMEDIATE',
+        onMessageError: { action: 'LOG' },
+        onGeneralError: 'LOG',
+      },
+    },
   };
 }
 
@@ -110,6 +164,45 @@ describe('loadGraph', () => {
       'a reference to a missing schema',
       changed('/relays/lines/schema', 'gone'),
       'relays.lines: schemas has no entry gone',
+    ],
+    [
+      'a topic ingestor reading a syslog client',
+      changed('/topicIngestors/lines-in/client', 'udp'),
+      'topicIngestors.lines-in.client: kafkaClients has no entry udp',
+    ],
+    [
+      'a Kafka emitter naming a syslog client',
+      changed('/emitters/lines-out/client', 'udp'),
+      'emitters.lines-out.client: kafkaClients has no entry udp',
+    ],
+    [
+      'a syslog emitter naming a Kafka client',
+      changed('/emitters/lines-out/kafka', REMOVE),
+      'emitters.lines-out.client: clients has no entry kafka',
+    ],
+    [
+      'a syslog emitter with MODE ACK',
+      changed('/emitters/lines-out/kafka', REMOVE),
+      'emitters.lines-out.mode: ACK needs a Kafka emitter',
+    ],
+    [
+      'a topic ingestor that buffers while quiesced',
+      changed('/topicIngestors/lines-in/quiesce', {
+        action: 'BUFFER',
+        maxBytes: 1,
+        onOverflow: 'DROP_OLDEST',
+      }),
+      '/topicIngestors/lines-in/quiesce/action: unknown value "BUFFER"',
+    ],
+    [
+      'a broker without a port',
+      changed('/kafkaClients/kafka/brokers/0/port', REMOVE),
+      '/kafkaClients/kafka/brokers/0: missing port',
+    ],
+    [
+      'SASL without a password file',
+      changed('/kafkaClients/kafka/sasl/passwordFile', REMOVE),
+      '/kafkaClients/kafka/sasl: missing passwordFile',
     ],
     [
       'a route field the target lacks',

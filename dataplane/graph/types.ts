@@ -14,8 +14,10 @@ export interface Graph {
   codecs: Record<string, GraphCodec>;
   relays: Record<string, GraphRelay>;
   clients: Record<string, GraphSyslogClient>;
+  kafkaClients: Record<string, GraphKafkaClient>;
   httpIngestors: Record<string, GraphHttpIngestor>;
   syslogIngestors: Record<string, GraphSyslogIngestor>;
+  topicIngestors: Record<string, GraphTopicIngestor>;
   junctions: Record<string, GraphJunction>;
   correlators: Record<string, GraphCorrelator>;
   emitters: Record<string, GraphEmitter>;
@@ -34,8 +36,10 @@ export const DISPLAY_RECORDS = [
   'codecs',
   'relays',
   'clients',
+  'kafkaClients',
   'httpIngestors',
   'syslogIngestors',
+  'topicIngestors',
   'junctions',
   'correlators',
   'emitters',
@@ -160,9 +164,9 @@ export interface GraphKafkaClient {
   brokers: { host: string; port: number }[];
   clientId: string;
   securityProtocol: KafkaSecurityProtocol;
-  /** sasl_plaintext and sasl_ssl only. */
+  /** sasl_plaintext and sasl_ssl only (both required there). */
   sasl?: { mechanism: KafkaSaslMechanism; username: string; passwordFile: MountedFile };
-  /** ssl and sasl_ssl only: the trust root, and a client certificate with its key (both or neither). */
+  /** ssl and sasl_ssl only; each file optional (caFile: trust root; cert+key: client certificate, both or neither). */
   tls?: { caFile?: MountedFile; certFile?: MountedFile; keyFile?: MountedFile };
   mount?: { resource: string; version: number };
 }
@@ -228,7 +232,7 @@ export interface GraphTopicIngestor {
   group: string;
   startFrom: 'EARLIEST' | 'LATEST';
   mode: 'ACK' | 'NO_ACK';
-  /** SUSPEND pauses the partitions; DROP keeps reading and drops what arrives. */
+  /** ON QUIESCE SUSPEND|DROP (DESIGN §5); SUSPEND pauses the partitions, DROP keeps fetching and drops. */
   quiesce: { action: 'SUSPEND' } | { action: 'DROP' };
   codec: string;
   routes: GraphRoute[];
@@ -260,9 +264,13 @@ export interface GraphCorrelator {
 
 export interface GraphEmitter {
   from: string;
+  /** A key of Graph.clients, or of Graph.kafkaClients when `kafka` is set. */
   client: string;
+  /** Set for an emitter TO KAFKA; without it the emitter is a syslog emitter. */
+  kafka?: { topic: string; key?: Expr };
   codec: string;
-  mode: 'NO_ACK';
+  /** ACK only with `kafka` (syslog emitters are NO_ACK). */
+  mode: 'ACK' | 'NO_ACK';
   retry: { backoffMs: number; maxMs: number };
   batch?: { maxSize: number; maxTimeMs: number };
   flush: 'IMMEDIATE';

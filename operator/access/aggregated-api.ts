@@ -9,7 +9,7 @@
 //       RBAC: get relays/log (a subresource, so the API server keeps the stream open: it cuts other
 //       requests at its --request-timeout, 60 s by default)
 //   GET /apis/live.streamroute.io/v1alpha1/namespaces/<domain>/<kind>/<name>/describe    describe
-//       kind: httpingestors, syslogingestors, emitters; RBAC: get <kind>/describe
+//       kind: httpingestors, syslogingestors, topicingestors, emitters; RBAC: get <kind>/describe
 // and the discovery documents the API server reads (/apis, /apis/<group>, /apis/<group>/<version>).
 // Every resource here is a subresource: discovery lists no top-level `relays` or `httpingestors`, so
 // `kubectl get httpingestors` still means the streamroute.io kind (kubectl resolves a plural to the group
@@ -24,7 +24,7 @@ import { DEFAULT_MAX_STREAM_MS, DEFAULT_REAUTHORIZE_MS } from './live-api-defaul
 
 export const LIVE_GROUP = 'live.streamroute.io';
 export const LIVE_VERSION = 'v1alpha1';
-export const DESCRIBED_KINDS = ['httpingestors', 'syslogingestors', 'emitters'] as const;
+export const DESCRIBED_KINDS = ['httpingestors', 'syslogingestors', 'topicingestors', 'emitters'] as const;
 export type DescribedKind = (typeof DESCRIBED_KINDS)[number];
 
 /** What the routes do once the caller is allowed (the subscription fan-out, the nodes' describe). */
@@ -224,6 +224,7 @@ function discoveryDocument(path: string): unknown {
       resource('relays/log', 'RelayLog'),
       resource('httpingestors/describe', 'ComponentDescription'),
       resource('syslogingestors/describe', 'ComponentDescription'),
+      resource('topicingestors/describe', 'ComponentDescription'),
       resource('emitters/describe', 'ComponentDescription'),
     ],
   };

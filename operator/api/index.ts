@@ -7,11 +7,13 @@ import { emitterKind } from './kinds/emitter.js';
 import { endpointKind } from './kinds/endpoint.js';
 import { httpIngestorKind } from './kinds/http-ingestor.js';
 import { junctionKind } from './kinds/junction.js';
+import { kafkaClientKind } from './kinds/kafka-client.js';
 import { relayKind } from './kinds/relay.js';
 import { resourceKind } from './kinds/resource.js';
 import { schemaKind } from './kinds/schema.js';
 import { syslogClientKind } from './kinds/syslog-client.js';
 import { syslogIngestorKind } from './kinds/syslog-ingestor.js';
+import { topicIngestorKind } from './kinds/topic-ingestor.js';
 import { vhostKind } from './kinds/vhost.js';
 import { wireSchemaKind } from './kinds/wire-schema.js';
 import type { ObjectMeta } from '../../dataplane/kube-client/object-meta.js';
@@ -28,8 +30,10 @@ export const GRAPH_KINDS = [
   vhostKind,
   endpointKind,
   syslogClientKind,
+  kafkaClientKind,
   httpIngestorKind,
   syslogIngestorKind,
+  topicIngestorKind,
   junctionKind,
   correlatorKind,
   emitterKind,
@@ -46,8 +50,10 @@ export interface SpecByKind {
   Vhost: SpecOf<typeof vhostKind>;
   Endpoint: SpecOf<typeof endpointKind>;
   SyslogClient: SpecOf<typeof syslogClientKind>;
+  KafkaClient: SpecOf<typeof kafkaClientKind>;
   HttpIngestor: SpecOf<typeof httpIngestorKind>;
   SyslogIngestor: SpecOf<typeof syslogIngestorKind>;
+  TopicIngestor: SpecOf<typeof topicIngestorKind>;
   Junction: SpecOf<typeof junctionKind>;
   Correlator: SpecOf<typeof correlatorKind>;
   Emitter: SpecOf<typeof emitterKind>;
@@ -88,11 +94,13 @@ export {
   endpointKind,
   httpIngestorKind,
   junctionKind,
+  kafkaClientKind,
   relayKind,
   resourceKind,
   schemaKind,
   syslogClientKind,
   syslogIngestorKind,
+  topicIngestorKind,
   vhostKind,
   wireSchemaKind,
 };

@@ -274,8 +274,9 @@ describe('streamroute CLI', () => {
   it('prints every CRD', async () => {
     const result = await cli('crds');
     const kinds = parseAllDocuments(result.out).map((document) => document.getIn(['spec', 'names', 'kind']));
-    assert.equal(kinds.length, 14);
+    assert.equal(kinds.length, 16);
     assert.ok(kinds.includes('Codec'));
+    assert.ok(kinds.includes('KafkaClient') && kinds.includes('TopicIngestor'));
   });
 
   it('as a process: stops quietly when the reader closes the pipe early', () => {

@@ -106,7 +106,7 @@ const RESOURCE = shape({
 const DESCRIPTION = shape(
   {
     domain: string,
-    kind: oneOf('http-ingestor', 'syslog-ingestor', 'emitter'),
+    kind: oneOf('http-ingestor', 'syslog-ingestor', 'topic-ingestor', 'emitter'),
     name: string,
     graphVersion: integer,
     state: string,

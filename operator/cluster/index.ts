@@ -28,7 +28,7 @@ export { NOT_SERVED, runLiveSubscribe } from './live-client.js';
 export type { Cluster } from './cluster-target.js';
 
 const DESCRIBED_PLURALS = {
-  ingestor: ['httpingestors', 'syslogingestors'],
+  ingestor: ['httpingestors', 'syslogingestors', 'topicingestors'],
   emitter: ['emitters'],
 } as const;
 

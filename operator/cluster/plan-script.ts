@@ -19,7 +19,8 @@ import { sortByPlace } from '../node/domain-commit.js';
 import { failed } from '../node/inspect-statements.js';
 import type { StatementData } from '../node/protocol.js';
 import { showItems, showTable, type ShownObject } from '../node/show-output.js';
-import { kindsOf, statementTag } from '../node/statement-tag.js';
+import { statementTag } from '../node/statement-tag.js';
+import { kindsOf, kindsText } from '../language/ast.js';
 import { idOf, managersOf, toGraphObject, type DomainObjects } from './cluster-objects.js';
 import { describeStatus } from './describe-status.js';
 import { latestVersions, type VersionFile } from './resource-versions.js';
@@ -283,7 +284,7 @@ class Planner {
   #find(statement: Extract<Statement, { type: 'show-create' | 'describe' }>): ShownObject {
     const found = this.#view().find(kindsOf(statement.kind), statement.name);
     if (found !== undefined) return found;
-    const what = `${kindsOf(statement.kind).join(' or ')} ${statement.identifier}`;
+    const what = `${kindsText(kindsOf(statement.kind))} ${statement.identifier}`;
     const message = `there is no ${what} in domain ${this.#domain.namespace}`;
     throw new Refusal([
       formatDiagnostic({ code: 'SR2001', severity: 'error', message, location: statement.location }),

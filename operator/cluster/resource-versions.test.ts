@@ -64,6 +64,17 @@ describe('resource versions on a cluster', () => {
     });
   }
 
+  for (const name of ['password', 'kafka/kafka-password', 'sasl.PASSWD', 'client-secret.txt']) {
+    it(`puts a password file by its name (${name}) in a Secret`, () => {
+      assert.equal(holdsPrivateKey([file(name, 'hunter2\n')]), true);
+      assert.equal(buildVersionObject('ns', 'r', 1, [file(name, 'hunter2\n')])['kind'], 'Secret');
+    });
+  }
+
+  it('looks at the file name, not at its directory, for a password', () => {
+    assert.equal(holdsPrivateKey([file('secrets/ca.crt', '-----BEGIN CERTIFICATE-----')]), false);
+  });
+
   it('builds an immutable ConfigMap with labels, paths, a digest and binaryData for bytes that are not UTF-8', () => {
     const object = buildVersionObject('shop', 'protos', 2, [
       file('a.proto', 'syntax'),

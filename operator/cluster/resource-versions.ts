@@ -24,13 +24,24 @@ export interface VersionFile {
 const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
 /** Key stores and key files that are binary (DER, PKCS#12, Java key stores) go by their name. */
 const KEY_FILE = /\.(?:key|p12|pfx|jks|keystore|p8)$/i;
+/**
+ * Passwords (a Kafka client's `sasl_password_file`, docs/language.md, "Kafka clients") have no format to
+ * recognise, so they go by their name: a file whose name holds `password`, `passwd` or `secret`.
+ */
+const SECRET_FILE = /(?:password|passwd|secret)[^/]*$/i;
 
 /**
- * Whether any file holds private key material: a PEM private key block (`PRIVATE KEY`, `RSA PRIVATE KEY`,
- * `EC PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`, `PGP PRIVATE KEY BLOCK`, …) or a key file by its name.
+ * Whether any file holds private key material or a password: a PEM private key block (`PRIVATE KEY`,
+ * `RSA PRIVATE KEY`, `EC PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`, `PGP PRIVATE KEY BLOCK`, …), or a key
+ * file or password file by its name.
  */
 export function holdsPrivateKey(files: readonly VersionFile[]): boolean {
-  return files.some((file) => KEY_FILE.test(file.path) || PRIVATE_KEY.test(file.content.toString('latin1')));
+  return files.some(
+    (file) =>
+      KEY_FILE.test(file.path) ||
+      SECRET_FILE.test(file.path) ||
+      PRIVATE_KEY.test(file.content.toString('latin1')),
+  );
 }
 
 /** The version number of a resource-version object, from its label; undefined when it has none. */

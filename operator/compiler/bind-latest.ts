@@ -27,6 +27,7 @@ function versionRefs(object: GraphObject): ResourceVersionRef[] {
     case 'Vhost':
       return object.spec.tls?.mount === undefined ? [] : [object.spec.tls.mount];
     case 'SyslogClient':
+    case 'KafkaClient':
       return object.spec.mount === undefined ? [] : [object.spec.mount];
     default:
       return [];

@@ -19,6 +19,7 @@ const size = (path: string): Literal => ({ path, size: true });
 const LITERALS: Partial<Record<GraphKind, readonly Literal[]>> = {
   HttpIngestor: [size('spec.quiesce.maxSize'), size('spec.maxBodySize')],
   SyslogIngestor: [size('spec.quiesce.maxSize')],
+  TopicIngestor: [size('spec.quiesce.maxSize')],
   Correlator: [duration('spec.maxTime')],
   Emitter: [duration('spec.retry.backoff'), duration('spec.retry.max'), duration('spec.batch.maxTime')],
 };

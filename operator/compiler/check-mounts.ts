@@ -1,10 +1,11 @@
-// Mounts of syslog clients and TLS vhosts: the mounted version exists (LATEST binds the highest; SR2064),
-// and every TLS file is written `{{ <mounted resource> }}/<file>`, names the object's own MOUNT and, when
-// the version's files are known, a file in it (SR2036).
+// Mounts of syslog and Kafka clients and TLS vhosts: the mounted version exists (LATEST binds the highest;
+// SR2064), and every TLS or password file is written `{{ <mounted resource> }}/<file>`, names the object's
+// own MOUNT and, when the version's files are known, a file in it (SR2036).
 import type { GraphObject } from '../api/index.js';
 import type { ResourceVersionRef } from '../api/common.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import { bindVersion, parseMountedPath, unsafeFile } from './resource-versions.js';
+import { KAFKA_CONFIG_KEYS } from '../api/kinds/kafka-client.js';
 
 interface MountUse {
   object: GraphObject;
@@ -25,6 +26,20 @@ function mountUse(object: GraphObject): MountUse | undefined {
         { path: 'spec.config.tlsKeyFile', setting: 'tls_key_file', value: config.tlsKeyFile },
         { path: 'spec.config.tlsCaFile', setting: 'tls_ca_file', value: config.tlsCaFile },
       ],
+    };
+  }
+  if (object.kind === 'KafkaClient') {
+    const { config } = object.spec;
+    const file = (property: 'saslPasswordFile' | 'tlsCaFile' | 'tlsCertFile' | 'tlsKeyFile') => ({
+      path: `spec.config.${property}`,
+      setting: KAFKA_CONFIG_KEYS[property],
+      value: config[property],
+    });
+    return {
+      object,
+      mount: object.spec.mount,
+      mountPath: 'spec.mount',
+      files: [file('saslPasswordFile'), file('tlsCaFile'), file('tlsCertFile'), file('tlsKeyFile')],
     };
   }
   if (object.kind === 'Vhost' && object.spec.tls !== undefined) {

@@ -1,9 +1,11 @@
-// Every reference of every kind names an object that exists (SR2001). An object that refers to a missing,
+// Every reference of every kind names an object that exists (SR2001), and a client of the right TYPE
+// (SR2078, check-client-names.ts). An object that refers to a missing,
 // rejected or waiting object waits for it (SR2061, naming what it waits on); it is never lowered until then.
 import type { GraphObject } from '../api/index.js';
 import { keyOf, label, type CompileContext } from './context.js';
 import type { ObjectKey } from '../diagnostics/diagnostic.js';
 import { referencesOf, type Reference } from './object-references.js';
+import { reportClientType } from './check-client-names.js';
 
 export function checkReferences(ctx: CompileContext, objects: readonly GraphObject[]): void {
   for (const object of objects) {
@@ -23,6 +25,7 @@ function checkReference(ctx: CompileContext, object: GraphObject, ref: Reference
   const status = ctx.status(ref.kind, ref.name);
   if (status === 'accepted' || status === 'pending') return;
   if (status === 'missing') {
+    if (reportClientType(ctx, object, ref)) return;
     ctx.report(
       key,
       'SR2001',

@@ -10,7 +10,14 @@ import { routeSites, type RouteSite } from './route-sites.js';
 import type { ScopeField } from './type-expression.js';
 import { typeField } from './type-field.js';
 
-const ROUTED_KINDS = ['HttpIngestor', 'SyslogIngestor', 'Junction', 'Correlator', 'Emitter'] as const;
+const ROUTED_KINDS = [
+  'HttpIngestor',
+  'SyslogIngestor',
+  'TopicIngestor',
+  'Junction',
+  'Correlator',
+  'Emitter',
+] as const;
 
 export function checkRoutes(ctx: CompileContext, objects: readonly GraphObject[]): void {
   for (const object of objects) {

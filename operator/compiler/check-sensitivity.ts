@@ -1,8 +1,8 @@
 // SENSITIVE propagation (docs/language.md, "Sensitivity"). A field fed from a SENSITIVE value — by SET (any
 // expression that reads one), INHERIT ALL, a junction, a correlator output or a timeout forward — must itself
-// be SENSITIVE (SR2050). An emitter sends out the fields of its codec's schema; those that are SENSITIVE
-// (in the codec's schema or on the relay) must be named in ALLOW SENSITIVE (SR2051), and ALLOW
-// SENSITIVE names only such fields (SR2052).
+// be SENSITIVE (SR2050). An emitter sends out the fields of its codec's schema, and a Kafka emitter also
+// what its KEY reads; those that are SENSITIVE (in the codec's schema or on the relay) must be named in
+// ALLOW SENSITIVE (SR2051), and ALLOW SENSITIVE names only such fields (SR2052).
 import { displayName } from '../api/display-names.js';
 import type { Expr } from '../../dataplane/graph/expression.js';
 import type { GraphObject } from '../api/index.js';
@@ -64,6 +64,17 @@ function fieldReads(expr: Expr): Extract<Expr, { kind: 'field' }>[] {
   }
 }
 
+/** The `input.` fields a Kafka emitter's KEY reads (none when it has no KEY or the KEY does not parse). */
+function keyReads(ctx: CompileContext, emitter: GraphObject<'Emitter'>): string[] {
+  const { key } = emitter.spec.to;
+  const expr = key === undefined ? undefined : ctx.parse(key).expr;
+  if (expr === undefined) return [];
+  const names = fieldReads(expr)
+    .filter((read) => read.scope === 'input')
+    .map((read) => read.name);
+  return [...new Set(names)];
+}
+
 function checkTimeouts(ctx: CompileContext, correlator: GraphObject<'Correlator'>): void {
   for (const side of ['left', 'right'] as const) {
     const source = ctx.relaySchema(correlator.spec[side]);
@@ -87,11 +98,13 @@ function checkEmitter(ctx: CompileContext, emitter: GraphObject<'Emitter'>): voi
   const fields = codec && ctx.schemaFields(codec.spec.schema);
   const relay = ctx.relaySchema(emitter.spec.from);
   if (codec === undefined || fields === undefined || relay === undefined) return;
-  const sensitive = [...fields.values()]
+  const encoded = [...fields.values()]
     .filter((field) => field.sensitive || relay.fields.get(field.name)?.sensitive === true)
     .map((field) => field.name);
+  const inKey = keyReads(ctx, emitter).filter((name) => relay.fields.get(name)?.sensitive === true);
   const allowed = emitter.spec.allowSensitive ?? [];
-  const missing = sensitive.filter((name) => !allowed.includes(name));
+  const unallowed = (names: string[]): string[] => names.filter((name) => !allowed.includes(name));
+  const missing = unallowed(encoded);
   if (missing.length > 0) {
     ctx.report(
       keyOf(emitter),
@@ -100,13 +113,23 @@ function checkEmitter(ctx: CompileContext, emitter: GraphObject<'Emitter'>): voi
       `${label(emitter)} would send SENSITIVE fields ${missing.join(', ')} out through codec ${displayName(codec)}; name them in ALLOW SENSITIVE (${missing.join(', ')}) to allow it`,
     );
   }
+  const keyMissing = unallowed(inKey);
+  if (keyMissing.length > 0) {
+    ctx.report(
+      keyOf(emitter),
+      'SR2051',
+      'spec.to.key',
+      `${label(emitter)}: KEY reads SENSITIVE fields ${keyMissing.join(', ')} and would send them out as the message key; name them in ALLOW SENSITIVE (${keyMissing.join(', ')}) to allow it`,
+    );
+  }
+  const sensitive = [...new Set([...encoded, ...inKey])];
   allowed.forEach((name, index) => {
     if (sensitive.includes(name)) return;
     ctx.report(
       keyOf(emitter),
       'SR2052',
       `spec.allowSensitive[${index}]`,
-      `${label(emitter)}: ALLOW SENSITIVE names ${name}, which is not a SENSITIVE field of schema ${ctx.show('Schema', codec.spec.schema)} (codec ${displayName(codec)})${sensitive.length > 0 ? `; the SENSITIVE fields are ${sensitive.join(', ')}` : ''}`,
+      `${label(emitter)}: ALLOW SENSITIVE names ${name}, which is not a SENSITIVE field of schema ${ctx.show('Schema', codec.spec.schema)} (codec ${displayName(codec)})${inKey.length > 0 ? ' nor read by its KEY' : ''}${sensitive.length > 0 ? `; the SENSITIVE fields are ${sensitive.join(', ')}` : ''}`,
     );
   });
 }

@@ -28,7 +28,24 @@ export const METADATA_FIELDS = {
     // Datagram source (UDP) or connection peer (TCP, TLS), as ip:port (docs/compiler.md, "Scopes").
     ['peer_addr', field('STRING', true)],
   ]),
+  TopicIngestor: new Map<string, ScopeField>([
+    // Where the message was read: its topic, partition and offset.
+    ['topic', field('STRING', false)],
+    ['partition', field('I32', false)],
+    ['offset', field('I64', false)],
+    // The message key as UTF-8 text; null when the message has none or it is not UTF-8.
+    ['key', field('STRING', true)],
+    // The message's timestamp (create or log-append time, as the topic keeps it).
+    ['timestamp', field('DATETIME', false)],
+  ]),
 } as const;
+
+/** What `metadata.` describes, for messages. */
+const METADATA_OF: Readonly<Record<keyof typeof METADATA_FIELDS, string>> = {
+  HttpIngestor: 'HTTP request',
+  SyslogIngestor: 'syslog message',
+  TopicIngestor: 'Kafka message',
+};
 
 /** `error.` in ON MESSAGE ERROR handlers. */
 export const ERROR_FIELDS = new Map<string, ScopeField>([
@@ -38,11 +55,8 @@ export const ERROR_FIELDS = new Map<string, ScopeField>([
   ['payload', field('STRING', true)],
 ]);
 
-export function metadataScope(kind: 'HttpIngestor' | 'SyslogIngestor'): ScopeFields {
-  return {
-    what: `metadata of a ${kind === 'HttpIngestor' ? 'HTTP request' : 'syslog message'}`,
-    fields: METADATA_FIELDS[kind],
-  };
+export function metadataScope(kind: keyof typeof METADATA_FIELDS): ScopeFields {
+  return { what: `metadata of a ${METADATA_OF[kind]}`, fields: METADATA_FIELDS[kind] };
 }
 
 export function errorScope(): ScopeFields {

@@ -4,8 +4,10 @@
 import type { GraphKind, GraphObject } from '../api/index.js';
 import { loadJaqCheck } from '../../dataplane/codecs/jaq/compile-check.js';
 import type { Graph } from '../../dataplane/graph/types.js';
+import { checkClientNames } from './check-client-names.js';
 import { checkCorrelators } from './check-correlators.js';
 import { checkCycles } from './check-cycles.js';
+import { checkEmitterKeys } from './check-emitter-keys.js';
 import { checkEmitters } from './check-emitters.js';
 import { checkHttpPaths } from './check-http-paths.js';
 import { checkIngestorNames } from './check-ingestor-names.js';
@@ -13,6 +15,7 @@ import { checkJaqNulls } from './check-jaq-nulls.js';
 import { checkJaqTypes } from './check-jaq-types.js';
 import { checkJaqPrograms, prepareJaqCheck } from './check-jaq-programs.js';
 import { checkJunctions } from './check-junctions.js';
+import { checkKafkaClients } from './check-kafka-clients.js';
 import { checkListeners } from './check-listeners.js';
 import { checkLiterals } from './check-literals.js';
 import { checkMounts } from './check-mounts.js';
@@ -68,9 +71,9 @@ export type Pass = (ctx: CompileContext, objects: readonly GraphObject[]) => voi
 /** Kinds by what they refer to: an object only refers to kinds of earlier layers. */
 const LAYERS: readonly (readonly GraphKind[])[] = [
   ['Schema', 'WireSchema', 'Resource'],
-  ['Codec', 'Relay', 'Vhost', 'SyslogClient'],
+  ['Codec', 'Relay', 'Vhost', 'SyslogClient', 'KafkaClient'],
   ['Endpoint'],
-  ['HttpIngestor', 'SyslogIngestor', 'Junction', 'Correlator', 'Emitter'],
+  ['HttpIngestor', 'SyslogIngestor', 'TopicIngestor', 'Junction', 'Correlator', 'Emitter'],
 ];
 
 /** Checks of one object against the objects it refers to. */
@@ -86,15 +89,23 @@ const OBJECT_PASSES: readonly Pass[] = [
   checkProtobuf,
   checkMounts,
   checkSyslogClients,
+  checkKafkaClients,
   checkJunctions,
   checkCorrelators,
   checkRoutes,
   checkSensitivity,
   checkEmitters,
+  checkEmitterKeys,
 ];
 
 /** Checks between objects of a layer; they see only objects that are otherwise fine, and keep the first. */
-const PEER_PASSES: readonly Pass[] = [checkIngestorNames, checkListeners, checkHttpPaths, checkCycles];
+const PEER_PASSES: readonly Pass[] = [
+  checkClientNames,
+  checkIngestorNames,
+  checkListeners,
+  checkHttpPaths,
+  checkCycles,
+];
 
 /**
  * Loads what compiling these objects needs and is not loaded up front (the jq check, for JAQ programs).

@@ -14,6 +14,7 @@ import { durationToMs } from '../api/literals.js';
 import { keyOf, type CompileContext } from './context.js';
 import { lowerEmitterPolicy, lowerRoutes, stripSpans } from './lower-routes.js';
 import { defined } from './lower-sources.js';
+import { lowerKafkaTarget } from './lower-kafka.js';
 import { required } from './internal-error.js';
 
 export function lowerJunction(ctx: CompileContext, junction: GraphObject<'Junction'>): GraphJunction {
@@ -87,6 +88,7 @@ export function lowerEmitter(ctx: CompileContext, emitter: GraphObject<'Emitter'
   return defined({
     from: spec.from,
     client: spec.to.client,
+    kafka: lowerKafkaTarget(ctx, emitter),
     codec: spec.codec,
     mode: spec.mode,
     retry: {

@@ -15,6 +15,7 @@ import { required } from './internal-error.js';
 import { lowerCodec } from './lower-codecs.js';
 import { lowerCorrelator, lowerEmitter, lowerJunction } from './lower-flows.js';
 import { lowerClient, lowerHttpIngestor, lowerSyslogIngestor } from './lower-sources.js';
+import { lowerKafkaClient, lowerTopicIngestor } from './lower-kafka.js';
 
 export function lowerGraph(ctx: CompileContext): Graph {
   const graph: Graph = {
@@ -24,8 +25,10 @@ export function lowerGraph(ctx: CompileContext): Graph {
     codecs: {},
     relays: {},
     clients: {},
+    kafkaClients: {},
     httpIngestors: {},
     syslogIngestors: {},
+    topicIngestors: {},
     junctions: {},
     correlators: {},
     emitters: {},
@@ -45,6 +48,7 @@ export function lowerGraph(ctx: CompileContext): Graph {
     graph.relays[relay.metadata.name] = { schema: relay.spec.schema, branching: relay.spec.branching };
   });
   each('SyslogClient', (client) => (graph.clients[client.metadata.name] = lowerClient(ctx, client)));
+  each('KafkaClient', (client) => (graph.kafkaClients[client.metadata.name] = lowerKafkaClient(ctx, client)));
   each(
     'HttpIngestor',
     (ingestor) => (graph.httpIngestors[ingestor.metadata.name] = lowerHttpIngestor(ctx, ingestor)),
@@ -52,6 +56,10 @@ export function lowerGraph(ctx: CompileContext): Graph {
   each(
     'SyslogIngestor',
     (ingestor) => (graph.syslogIngestors[ingestor.metadata.name] = lowerSyslogIngestor(ctx, ingestor)),
+  );
+  each(
+    'TopicIngestor',
+    (ingestor) => (graph.topicIngestors[ingestor.metadata.name] = lowerTopicIngestor(ctx, ingestor)),
   );
   each('Junction', (junction) => (graph.junctions[junction.metadata.name] = lowerJunction(ctx, junction)));
   each(
@@ -69,8 +77,10 @@ const DISPLAY_RECORD: Partial<Record<GraphKind, DisplayRecord>> = {
   Codec: 'codecs',
   Relay: 'relays',
   SyslogClient: 'clients',
+  KafkaClient: 'kafkaClients',
   HttpIngestor: 'httpIngestors',
   SyslogIngestor: 'syslogIngestors',
+  TopicIngestor: 'topicIngestors',
   Junction: 'junctions',
   Correlator: 'correlators',
   Emitter: 'emitters',
@@ -108,7 +118,7 @@ function inlinedNames(graph: Graph): Partial<Record<DisplayRecord, Set<string>>>
       resources.add(ingestor.tls.certFile.resource).add(ingestor.tls.keyFile.resource);
     }
   }
-  for (const client of Object.values(graph.clients)) {
+  for (const client of [...Object.values(graph.clients), ...Object.values(graph.kafkaClients)]) {
     if (client.mount !== undefined) resources.add(client.mount.resource);
   }
   return { endpoints, vhosts, resources };

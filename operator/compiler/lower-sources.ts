@@ -20,7 +20,7 @@ import { lowerRoutes } from './lower-routes.js';
 import { bindVersion, parseMountedPath } from './resource-versions.js';
 
 /** The bound version of an accepted object's mount (SR2064 rejects one that cannot be bound). */
-function mountVersion(
+export function mountVersion(
   ctx: CompileContext,
   object: GraphObject,
   mount: ResourceVersionRef | undefined,
@@ -31,7 +31,7 @@ function mountVersion(
 }
 
 /** A TLS file of an accepted object: written `{{ <mount> }}/<file>` with a bound version (SR2036, SR2064). */
-function mountedFile(
+export function mountedFile(
   object: GraphObject,
   value: string | undefined,
   version: number | undefined,

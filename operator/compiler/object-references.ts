@@ -1,5 +1,5 @@
 // Every reference an object makes to another object, with the field path it is written at.
-import type { GraphKind, GraphObject } from '../api/index.js';
+import type { GraphKind, GraphObject, SpecByKind } from '../api/index.js';
 import type { MessageErrorPolicy, Route } from '../api/common.js';
 
 export interface Reference {
@@ -8,63 +8,67 @@ export interface Reference {
   path: string;
 }
 
+type Add = (kind: GraphKind, name: string | undefined, path: string) => void;
+
+/** Each kind's references; kinds that refer to nothing have no entry. */
+const REFERENCES: { [K in GraphKind]?: (spec: SpecByKind[K], add: Add) => void } = {
+  Codec: (spec, add) => {
+    add('Schema', spec.schema, 'spec.schema');
+    add('WireSchema', spec.wireSchema, 'spec.wireSchema');
+    add('Resource', spec.protobuf?.using.resource, 'spec.protobuf.using.resource');
+  },
+  Relay: (spec, add) => add('Schema', spec.schema, 'spec.schema'),
+  Vhost: (spec, add) => add('Resource', spec.tls?.mount?.resource, 'spec.tls.mount.resource'),
+  Endpoint: (spec, add) => add('Vhost', spec.vhost, 'spec.vhost'),
+  SyslogClient: (spec, add) => add('Resource', spec.mount?.resource, 'spec.mount.resource'),
+  KafkaClient: (spec, add) => add('Resource', spec.mount?.resource, 'spec.mount.resource'),
+  HttpIngestor: (spec, add) => {
+    add('Endpoint', spec.endpoint, 'spec.endpoint');
+    ingestorReferences(spec, add);
+  },
+  SyslogIngestor: (spec, add) => {
+    add('SyslogClient', spec.client, 'spec.client');
+    ingestorReferences(spec, add);
+  },
+  TopicIngestor: (spec, add) => {
+    add('KafkaClient', spec.client, 'spec.client');
+    ingestorReferences(spec, add);
+  },
+  Junction: (spec, add) => {
+    spec.from.forEach((relay, index) => add('Relay', relay, `spec.from[${index}]`));
+    routeReferences(spec.routes, add);
+  },
+  Correlator: (spec, add) => {
+    add('Relay', spec.left, 'spec.left');
+    add('Relay', spec.right, 'spec.right');
+    add('Relay', spec.onTimeout.left.relay, 'spec.onTimeout.left.relay');
+    add('Relay', spec.onTimeout.right.relay, 'spec.onTimeout.right.relay');
+    routeReferences(spec.routes, add);
+  },
+  Emitter: (spec, add) => {
+    add('Relay', spec.from, 'spec.from');
+    // The client of the emitter's TYPE: TO KAFKA names a KafkaClient, TO SYSLOG a SyslogClient.
+    add(spec.to.type === 'KAFKA' ? 'KafkaClient' : 'SyslogClient', spec.to.client, 'spec.to.client');
+    add('Codec', spec.codec, 'spec.codec');
+    policyReferences(spec.onMessageError, 'spec.onMessageError', add);
+  },
+};
+
 export function referencesOf(object: GraphObject): Reference[] {
   const refs: Reference[] = [];
-  const add = (kind: GraphKind, name: string | undefined, path: string): void => {
+  const add: Add = (kind, name, path) => {
     if (name !== undefined) refs.push({ kind, name, path });
   };
-  switch (object.kind) {
-    case 'Codec':
-      add('Schema', object.spec.schema, 'spec.schema');
-      add('WireSchema', object.spec.wireSchema, 'spec.wireSchema');
-      add('Resource', object.spec.protobuf?.using.resource, 'spec.protobuf.using.resource');
-      break;
-    case 'Relay':
-      add('Schema', object.spec.schema, 'spec.schema');
-      break;
-    case 'Vhost':
-      add('Resource', object.spec.tls?.mount?.resource, 'spec.tls.mount.resource');
-      break;
-    case 'Endpoint':
-      add('Vhost', object.spec.vhost, 'spec.vhost');
-      break;
-    case 'SyslogClient':
-      add('Resource', object.spec.mount?.resource, 'spec.mount.resource');
-      break;
-    case 'HttpIngestor':
-      add('Endpoint', object.spec.endpoint, 'spec.endpoint');
-      add('Codec', object.spec.codec, 'spec.codec');
-      routeReferences(object.spec.routes, add);
-      break;
-    case 'SyslogIngestor':
-      add('SyslogClient', object.spec.client, 'spec.client');
-      add('Codec', object.spec.codec, 'spec.codec');
-      routeReferences(object.spec.routes, add);
-      break;
-    case 'Junction':
-      object.spec.from.forEach((relay, index) => add('Relay', relay, `spec.from[${index}]`));
-      routeReferences(object.spec.routes, add);
-      break;
-    case 'Correlator':
-      add('Relay', object.spec.left, 'spec.left');
-      add('Relay', object.spec.right, 'spec.right');
-      add('Relay', object.spec.onTimeout.left.relay, 'spec.onTimeout.left.relay');
-      add('Relay', object.spec.onTimeout.right.relay, 'spec.onTimeout.right.relay');
-      routeReferences(object.spec.routes, add);
-      break;
-    case 'Emitter':
-      add('Relay', object.spec.from, 'spec.from');
-      add('SyslogClient', object.spec.to.client, 'spec.to.client');
-      add('Codec', object.spec.codec, 'spec.codec');
-      policyReferences(object.spec.onMessageError, 'spec.onMessageError', add);
-      break;
-    default:
-      break;
-  }
+  const references = REFERENCES[object.kind] as ((spec: unknown, add: Add) => void) | undefined;
+  references?.(object.spec, add);
   return refs;
 }
 
-type Add = (kind: GraphKind, name: string | undefined, path: string) => void;
+/** An ingestor's codec and routes. */
+function ingestorReferences(spec: { codec: string; routes: readonly Route[] }, add: Add): void {
+  add('Codec', spec.codec, 'spec.codec');
+  routeReferences(spec.routes, add);
+}
 
 function routeReferences(routes: readonly Route[], add: Add): void {
   routes.forEach((route, index) => {

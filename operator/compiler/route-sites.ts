@@ -78,16 +78,9 @@ function handlerSite(
 function siteScopes(ctx: CompileContext, object: GraphObject): SiteScopes {
   switch (object.kind) {
     case 'HttpIngestor':
-    case 'SyslogIngestor': {
-      const fields = codecInput(ctx, object.spec.codec);
-      if (fields === undefined) return { route: undefined, handler: undefined };
-      const what = `input (schema of codec ${ctx.show('Codec', object.spec.codec)})`;
-      const metadata = metadataScope(object.kind);
-      return {
-        route: { input: schemaScope(what, fields), metadata },
-        handler: { input: schemaScope(what, fields, true), metadata, error: errorScope() },
-      };
-    }
+    case 'SyslogIngestor':
+    case 'TopicIngestor':
+      return ingestorScopes(ctx, object);
     case 'Junction':
       return inputScopes(
         junctionInput(ctx, object),
@@ -111,6 +104,21 @@ function siteScopes(ctx: CompileContext, object: GraphObject): SiteScopes {
     default:
       return { route: undefined, handler: undefined };
   }
+}
+
+/** An ingestor's: its codec's records as `input.`, what its source knows as `metadata.`. */
+function ingestorScopes(
+  ctx: CompileContext,
+  object: GraphObject<'HttpIngestor' | 'SyslogIngestor' | 'TopicIngestor'>,
+): SiteScopes {
+  const fields = codecInput(ctx, object.spec.codec);
+  if (fields === undefined) return { route: undefined, handler: undefined };
+  const what = `input (schema of codec ${ctx.show('Codec', object.spec.codec)})`;
+  const metadata = metadataScope(object.kind);
+  return {
+    route: { input: schemaScope(what, fields), metadata },
+    handler: { input: schemaScope(what, fields, true), metadata, error: errorScope() },
+  };
 }
 
 function inputScopes(fields: ReadonlyMap<string, SchemaField> | undefined, what: string): SiteScopes {

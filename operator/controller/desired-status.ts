@@ -16,8 +16,8 @@ import { rollUpReady, type DomainNodes } from './node-rollup.js';
 import { ACCEPTED, READY, acceptedCondition, statusPatch, type DomainRefusal } from './object-status.js';
 import type { ResourceVersionIndex } from './resource-files.js';
 
-const RUNTIME_KINDS = new Set(['HttpIngestor', 'SyslogIngestor', 'Emitter']);
-const BINDING_KINDS = new Set(['Codec', 'SyslogClient', 'Vhost']);
+const RUNTIME_KINDS = new Set(['HttpIngestor', 'SyslogIngestor', 'TopicIngestor', 'Emitter']);
+const BINDING_KINDS = new Set(['Codec', 'SyslogClient', 'KafkaClient', 'Vhost']);
 
 export interface StatusInputs {
   outcomes: ReadonlyMap<string, ObjectOutcome>;

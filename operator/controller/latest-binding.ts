@@ -25,7 +25,7 @@ export function latestRefs(object: GraphObject): string[] {
   const refs: unknown[] = [];
   if (object.kind === 'Codec') refs.push((spec.protobuf as { using?: unknown } | undefined)?.using);
   if (object.kind === 'Vhost') refs.push((spec.tls as { mount?: unknown } | undefined)?.mount);
-  if (object.kind === 'SyslogClient') refs.push(spec.mount);
+  if (object.kind === 'SyslogClient' || object.kind === 'KafkaClient') refs.push(spec.mount);
   return refs
     .filter((ref): ref is { resource: string; version: unknown } => typeof ref === 'object' && ref !== null)
     .filter((ref) => ref.version === 'LATEST' && typeof ref.resource === 'string')

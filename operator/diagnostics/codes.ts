@@ -23,6 +23,7 @@ export const DIAGNOSTIC_CODES = {
   SR1017: 'Object of another domain (namespace) left out',
   SR1018: 'A statement changes an object a manifest file declares',
   SR1019: 'Identifier annotation does not name its object',
+  SR1020: 'A secret written inline in CONFIG',
   SR2001: 'Reference to an object that does not exist',
   SR2002: 'Route target relay has an incompatible schema',
   SR2003: 'Unknown field',
@@ -65,6 +66,17 @@ export const DIAGNOSTIC_CODES = {
   SR2064: 'Mounted resource version is not uploaded',
   SR2065: 'JAQ program exhausts the compile check (memory, time or nesting)',
   SR2066: 'JAQ program yields a value of the wrong kind for a field',
+  SR2070: 'Kafka client: malformed bootstrap server',
+  SR2071: 'Kafka client: TLS settings without ssl or sasl_ssl',
+  SR2072: 'Kafka client: SASL setting missing with sasl_plaintext or sasl_ssl',
+  SR2073: 'Kafka client: SASL settings without sasl_plaintext or sasl_ssl',
+  SR2074: 'Kafka client: only one half of a client certificate and key',
+  SR2075: 'Kafka client: client_id Kafka would refuse',
+  SR2076: 'Kafka topic name Kafka would refuse',
+  SR2077: 'Kafka consumer group name Kafka would refuse',
+  SR2078: 'Client of the other type',
+  SR2079: 'A syslog client and a Kafka client share a name',
+  SR2080: 'Kafka client: SASL password file is empty',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -85,6 +85,34 @@ describe('domainGraph', () => {
     ]);
   });
 
+  it('Kafka: a topic of a client is one node, read by topic ingestors and written by emitters TO KAFKA', () => {
+    const graph = domainGraph('default', objectsOf('full'));
+    const edges = edgeList(graph);
+    for (const edge of [
+      'topic/kafka-main/shop.payments -> ingestor/payments-from-kafka',
+      'ingestor/payments-from-kafka -> codec/payments-from-kafka/payments-cbor',
+      'codec/payments-from-kafka/payments-cbor -> relay/payments',
+      'codec/payments-from-kafka/payments-cbor -> relay/errors (message error) error',
+      'relay/paid-orders -> emitter/paid-orders-to-kafka',
+      'emitter/paid-orders-to-kafka -> topic/kafka-main/shop.paid-orders',
+    ]) {
+      assert.ok(edges.includes(edge), `${edge}\nin\n${edges.join('\n')}`);
+    }
+    assert.deepEqual(
+      graph.nodes.find((node) => node.id === 'topic/kafka-main/shop.payments'),
+      {
+        id: 'topic/kafka-main/shop.payments',
+        kind: 'kafka-topic',
+        title: 'topic shop.payments',
+        details: ['kafka kafka_main kafka-0.kafka.example.com:9093, kafka-1.kafka.example.com:9093'],
+      },
+    );
+    assert.deepEqual(graph.nodes.find((node) => node.id === 'ingestor/payments-from-kafka')?.metrics, {
+      kind: 'topic-ingestor',
+      name: 'payments-from-kafka',
+    });
+  });
+
   it('the same objects in any order give the same graph', () => {
     const objects = objectsOf('payments');
     const expected = domainGraph('default', objects);

@@ -1,8 +1,9 @@
 // A domain as a picture's model: what `streamroute graph` draws. Where records come in (an HTTP endpoint
-// with its vhost's hostnames and path, or a syslog client's address) → ingestor → the codec that decodes
-// for it → relays → junctions and correlators → relays → emitters → where records go out (a syslog
-// client). A codec gets one node per ingestor that uses it, so each route leaves from its own ingestor's
-// codec; a syslog client is one node, so an emitter sending to an address a listener reads closes the
+// with its vhost's hostnames and path, a syslog client's address, or a Kafka topic) → ingestor → the
+// codec that decodes for it → relays → junctions and correlators → relays → emitters → where records go
+// out (a syslog client or a Kafka topic). A codec gets one node per ingestor that uses it, so each route
+// leaves from its own ingestor's codec; a syslog client is one node, and so is a topic of a Kafka client,
+// so an emitter sending to an address a listener reads, or to a topic an ingestor consumes, closes the
 // loop in the picture. Error routes (ON MESSAGE ERROR SEND TO, ON CORRELATION TIMEOUT SEND TO) are edges
 // marked `error`. Nodes come in stage order, then by id, and edges in the order of their ends: the same domain always
 // gives the same text.
@@ -11,11 +12,20 @@ import type { GraphKind, GraphObject, SpecByKind } from '../api/index.js';
 import type { MessageErrorPolicy, Route } from '../api/common.js';
 
 export type GraphNodeKind =
-  'http-endpoint' | 'syslog-client' | 'ingestor' | 'codec' | 'relay' | 'junction' | 'correlator' | 'emitter';
+  | 'http-endpoint'
+  | 'syslog-client'
+  | 'kafka-topic'
+  | 'ingestor'
+  | 'codec'
+  | 'relay'
+  | 'junction'
+  | 'correlator'
+  | 'emitter';
 
 /** The component a node is in the node's metrics (`kind` and `name` labels), for --rates. */
 export interface MetricsKey {
-  kind: 'http-ingestor' | 'syslog-ingestor' | 'relay' | 'junction' | 'correlator' | 'emitter';
+  kind:
+    'http-ingestor' | 'syslog-ingestor' | 'topic-ingestor' | 'relay' | 'junction' | 'correlator' | 'emitter';
   name: string;
 }
 
@@ -47,6 +57,7 @@ export interface DomainGraph {
 const STAGES: readonly GraphNodeKind[] = [
   'http-endpoint',
   'syslog-client',
+  'kafka-topic',
   'ingestor',
   'codec',
   'relay',
@@ -90,6 +101,7 @@ class GraphBuilder {
         return;
       case 'HttpIngestor':
       case 'SyslogIngestor':
+      case 'TopicIngestor':
         return this.#ingestor(object);
       case 'Junction': {
         const id = this.#node(component(object, 'junction'));
@@ -98,13 +110,8 @@ class GraphBuilder {
       }
       case 'Correlator':
         return this.#correlator(object);
-      case 'Emitter': {
-        const codec = this.objects.shown('Codec', object.spec.codec);
-        const emitter = component(object, 'emitter', [`encode ${codec}`]);
-        this.#edge({ from: this.#relay(object.spec.from), to: this.#node(emitter) });
-        this.#edge({ from: emitter.id, to: this.#node(syslogClient(object.spec.to.client, this.objects)) });
-        return this.#errorEdge(emitter.id, object.spec.onMessageError);
-      }
+      case 'Emitter':
+        return this.#emitter(object);
       default:
         return;
     }
@@ -119,11 +126,24 @@ class GraphBuilder {
     return { domain, nodes, edges: [...this.#edges].sort(byEnds) };
   }
 
-  #ingestor(object: GraphObject<'HttpIngestor' | 'SyslogIngestor'>): void {
+  #ingestor(object: GraphObject<IngestorKind>): void {
     const { source, ingestor, codec } = ingestorNodes(object, this.objects);
     this.#edge({ from: this.#node(source), to: this.#node(ingestor) });
     this.#edge({ from: ingestor.id, to: this.#node(codec) });
     this.#routes(codec.id, object.spec.routes);
+  }
+
+  #emitter(object: GraphObject<'Emitter'>): void {
+    const codec = this.objects.shown('Codec', object.spec.codec);
+    const emitter = component(object, 'emitter', [`encode ${codec}`]);
+    this.#edge({ from: this.#relay(object.spec.from), to: this.#node(emitter) });
+    const { to } = object.spec;
+    const target =
+      to.type === 'KAFKA'
+        ? kafkaTopic(to.client, to.topic ?? '', this.objects)
+        : syslogClient(to.client, this.objects);
+    this.#edge({ from: emitter.id, to: this.#node(target) });
+    this.#errorEdge(emitter.id, object.spec.onMessageError);
   }
 
   #correlator(object: GraphObject<'Correlator'>): void {
@@ -186,20 +206,37 @@ function component(
   };
 }
 
+type IngestorKind = 'HttpIngestor' | 'SyslogIngestor' | 'TopicIngestor';
+
+/** Where an ingestor reads from, its metrics kind and the word its title starts with. */
+function ingestorSource(
+  object: GraphObject<IngestorKind>,
+  objects: Objects,
+): { source: GraphNode; kind: MetricsKey['kind']; word: string } {
+  switch (object.kind) {
+    case 'HttpIngestor':
+      return { source: httpEndpoint(object.spec.endpoint, objects), kind: 'http-ingestor', word: 'HTTP' };
+    case 'SyslogIngestor':
+      return { source: syslogClient(object.spec.client, objects), kind: 'syslog-ingestor', word: 'syslog' };
+    case 'TopicIngestor':
+      return {
+        source: kafkaTopic(object.spec.client, object.spec.topic, objects),
+        kind: 'topic-ingestor',
+        word: 'topic',
+      };
+  }
+}
+
 /** An ingestor, where it reads from, and its codec (one node per ingestor that uses it). */
-function ingestorNodes(object: GraphObject<'HttpIngestor' | 'SyslogIngestor'>, objects: Objects) {
+function ingestorNodes(object: GraphObject<IngestorKind>, objects: Objects) {
   const { name } = object.metadata;
-  const http = object.kind === 'HttpIngestor';
-  const source = http
-    ? httpEndpoint(object.spec.endpoint, objects)
-    : syslogClient(object.spec.client, objects);
-  const metrics: MetricsKey = { kind: http ? 'http-ingestor' : 'syslog-ingestor', name };
+  const { source, kind, word } = ingestorSource(object, objects);
   const ingestor: GraphNode = {
     id: `ingestor/${name}`,
     kind: 'ingestor',
-    title: `${http ? 'HTTP' : 'syslog'} ingestor ${displayName(object)}`,
+    title: `${word} ingestor ${displayName(object)}`,
     details: [],
-    metrics,
+    metrics: { kind, name },
   };
   const codecName = object.spec.codec;
   const codec: GraphNode = {
@@ -247,6 +284,21 @@ function syslogClient(name: string, objects: Objects): GraphNode {
     id: `client/${name}`,
     kind: 'syslog-client',
     title: `client ${objects.shown('SyslogClient', name)}`,
+    details,
+  };
+}
+
+/** A topic of a Kafka client: one node per client and topic, whoever reads or writes it. */
+function kafkaTopic(client: string, topic: string, objects: Objects): GraphNode {
+  const found = objects.find('KafkaClient', client);
+  const details =
+    found === undefined
+      ? ['(not declared)']
+      : [`kafka ${objects.shown('KafkaClient', client)} ${found.spec.config.bootstrapServers.join(', ')}`];
+  return {
+    id: `topic/${client}/${topic}`,
+    kind: 'kafka-topic',
+    title: `topic ${topic}`,
     details,
   };
 }

@@ -18,6 +18,7 @@ import {
 const KINDS: readonly GraphNodeKind[] = [
   'http-endpoint',
   'syslog-client',
+  'kafka-topic',
   'ingestor',
   'codec',
   'relay',

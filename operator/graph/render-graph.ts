@@ -10,6 +10,7 @@ export type NodeRates = ReadonlyMap<string, { in: number; out: number }>;
 const DOT_SHAPES: Record<GraphNodeKind, string> = {
   'http-endpoint': 'shape=house, orientation=270',
   'syslog-client': 'shape=cds',
+  'kafka-topic': 'shape=cylinder',
   ingestor: 'shape=box, style=rounded',
   codec: 'shape=hexagon',
   relay: 'shape=box, style="rounded,filled", fillcolor="#e8f0fe"',
@@ -22,6 +23,7 @@ const DOT_SHAPES: Record<GraphNodeKind, string> = {
 const MERMAID_SHAPES: Record<GraphNodeKind, readonly [string, string]> = {
   'http-endpoint': ['>', ']'],
   'syslog-client': ['[/', '/]'],
+  'kafka-topic': ['[(', ')]'],
   ingestor: ['(', ')'],
   codec: ['{{', '}}'],
   relay: ['([', '])'],

@@ -3,11 +3,34 @@
 import type { GraphKind, SpecByKind } from '../api/index.js';
 import type { SourceLocation } from '../diagnostics/diagnostic.js';
 
-/** Either ingestor kind, in DROP, SHOW CREATE, SHOW INGESTORS and DESCRIBE. */
-export type KindWord = GraphKind | 'Ingestor';
+/**
+ * A kind in DROP, SHOW CREATE and DESCRIBE: `Ingestor` is any ingestor kind, `Client` either client kind
+ * (CLIENT names one client of whichever TYPE).
+ */
+export type KindWord = Exclude<GraphKind, 'SyslogClient' | 'KafkaClient'> | 'Ingestor' | 'Client';
 
-/** What SHOW lists: SHOW INGESTORS covers both ingestor kinds. */
-export type ShowTarget = Exclude<GraphKind, 'HttpIngestor' | 'SyslogIngestor'> | 'Ingestor';
+/** What SHOW lists: SHOW INGESTORS covers every ingestor kind, SHOW CLIENTS both client kinds. */
+export type ShowTarget =
+  | Exclude<GraphKind, 'HttpIngestor' | 'SyslogIngestor' | 'TopicIngestor' | 'SyslogClient' | 'KafkaClient'>
+  | 'Ingestor'
+  | 'Client';
+
+/** The kinds each kind word stands for. */
+export const INGESTOR_KINDS = ['HttpIngestor', 'SyslogIngestor', 'TopicIngestor'] as const;
+export const CLIENT_KINDS = ['SyslogClient', 'KafkaClient'] as const;
+
+/** The kinds a kind word stands for: INGESTOR is any ingestor kind, CLIENT either client kind. */
+export function kindsOf(kind: KindWord | ShowTarget): GraphKind[] {
+  if (kind === 'Ingestor') return [...INGESTOR_KINDS];
+  if (kind === 'Client') return [...CLIENT_KINDS];
+  return [kind];
+}
+
+/** `Relay`, `SyslogClient or KafkaClient`, `HttpIngestor, SyslogIngestor or TopicIngestor`. */
+export function kindsText(kinds: readonly string[]): string {
+  const last = kinds.at(-1) ?? '';
+  return kinds.length <= 1 ? last : `${kinds.slice(0, -1).join(', ')} or ${last}`;
+}
 
 /** An object named in a statement: the identifier as written and the resource name it maps to. */
 export interface NamedObject {

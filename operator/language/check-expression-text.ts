@@ -1,4 +1,4 @@
-// Expression text stored in a resource — SET values and CORRELATE WHERE — must be one expression and
+// Expression text stored in a resource — SET values, CORRELATE WHERE, an emitter's KEY — must be one expression and
 // nothing else (SR1015). Statements can only produce such text, but a resource written as YAML can hold
 // anything, and the canonical printer writes the text as it is: `input.x FLUSH IMMEDIATE … TO c SET z = 1`
 // would print as a statement with one more route. yaml-input.ts runs this on every object it loads.
@@ -31,11 +31,15 @@ export function expressionTexts(object: GraphObject): ExpressionText[] {
   const found: ExpressionText[] = [];
   const spec = object.spec as {
     where?: string;
+    to?: { key?: string };
     routes?: readonly { set?: readonly Assignment[]; onMessageError: MessageErrorPolicy }[];
     onMessageError?: MessageErrorPolicy;
   };
   if (object.kind === 'Correlator' && spec.where !== undefined) {
     found.push({ path: 'spec.where', text: spec.where });
+  }
+  if (object.kind === 'Emitter' && spec.to?.key !== undefined) {
+    found.push({ path: 'spec.to.key', text: spec.to.key });
   }
   spec.routes?.forEach((route, index) => {
     found.push(...assignments(`spec.routes[${index}]`, route.set));

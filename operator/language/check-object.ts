@@ -1,6 +1,7 @@
 // One document → one graph object or the diagnostics that say why not. Shared by the statement converter
 // and the YAML loader so both report the same codes: SR1011 not ours, SR1012 structure, SR1013 or the
-// rule's own code for CEL-twin rules, SR2030 for an unknown syslog protocol.
+// rule's own code for CEL-twin rules, SR2030 for an unknown syslog protocol, SR1020 for a Kafka client's
+// password written into the resource.
 import { API_VERSION, dataplaneNodeKind, GRAPH_KINDS, type GraphObject } from '../api/index.js';
 import { SYSLOG_PROTOCOLS } from '../api/kinds/syslog-client.js';
 import { statementIdentifier } from '../api/display-names.js';
@@ -13,6 +14,8 @@ export type Locate = (path: string) => SourceLocation | undefined;
 export type DocumentCheck = { ok: true; object: GraphObject } | { ok: false; diagnostics: Diagnostic[] };
 
 const PROTOCOL_PATH = 'spec.config.protocol';
+/** Where a hand-written KafkaClient might put a password (unknown fields, refused with SR1020). */
+const INLINE_PASSWORDS = ['spec.config.saslPassword', 'spec.config.sasl_password', 'spec.config.password'];
 /** Our API's one kind that is not part of a graph. */
 const NODE_REPORT = dataplaneNodeKind.kind;
 
@@ -50,13 +53,29 @@ function problemDiagnostic(
     message: problem.message,
     path: problem.path,
   };
-  const protocol = problem.path === PROTOCOL_PATH ? valueAt(document, PROTOCOL_PATH) : undefined;
-  if (key?.kind === 'SyslogClient' && isUnknownProtocol(protocol)) {
-    diagnostic.code = 'SR2030';
-    diagnostic.message = `unknown protocol '${protocol}': expected udp, tcp or tls`;
-  }
+  Object.assign(diagnostic, ownCode(problem, document, key?.kind));
   if (key !== undefined) diagnostic.object = key;
   return located(diagnostic, locate(problem.path));
+}
+
+/** The codes some schema problems have of their own: an unknown syslog protocol, a Kafka password. */
+function ownCode(
+  problem: SchemaProblem,
+  document: unknown,
+  kind: string | undefined,
+): Pick<Diagnostic, 'code' | 'message'> | undefined {
+  const protocol = problem.path === PROTOCOL_PATH ? valueAt(document, PROTOCOL_PATH) : undefined;
+  if (kind === 'SyslogClient' && isUnknownProtocol(protocol)) {
+    return { code: 'SR2030', message: `unknown protocol '${protocol}': expected udp, tcp or tls` };
+  }
+  if (kind === 'KafkaClient' && INLINE_PASSWORDS.includes(problem.path)) {
+    return {
+      code: 'SR1020',
+      message:
+        'a password is never kept in the resource (it would show in SHOW CREATE, in kubectl get and in etcd): upload it as a file of a resource, mount that resource and set saslPasswordFile to {{ <resource> }}/<file>',
+    };
+  }
+  return undefined;
 }
 
 function notOurs(document: unknown, problems: SchemaProblem[], locate: Locate): Diagnostic {

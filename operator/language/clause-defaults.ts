@@ -10,15 +10,19 @@ export const DEFAULT_CLAUSES = {
   'wire-mode': { clause: 'MODE STRICT', in: 'WIRE JSON SCHEMA', default: 'the only mode' },
   'relay-branching': { clause: 'UNBRANCHED', in: 'RELAY', default: 'the only branching' },
   'endpoint-type': { clause: 'TYPE HTTP', in: 'ENDPOINT', default: 'the only type' },
-  'client-type': { clause: 'TYPE SYSLOG', in: 'CLIENT', default: 'the only type' },
-  mode: { clause: 'MODE NO ACK', in: 'HTTP and SYSLOG ingestors, EMITTER', default: 'the only mode' },
+  'client-type': { clause: 'TYPE SYSLOG', in: 'CLIENT', default: 'SYSLOG unless TYPE KAFKA is written' },
+  mode: {
+    clause: 'MODE NO ACK',
+    in: 'HTTP and SYSLOG ingestors, EMITTER TO SYSLOG',
+    default: 'the only mode',
+  },
   'correlator-branching': { clause: 'UNBRANCHED', in: 'CORRELATOR', default: 'the only branching' },
   'route-branching': { clause: 'UNBRANCHED', in: 'routes', default: 'the only branching' },
   flush: { clause: 'FLUSH IMMEDIATE', in: 'routes, EMITTER', default: 'the only flush policy' },
   'message-error': { clause: 'ON MESSAGE ERROR LOG', in: 'routes, EMITTER', default: 'log the record' },
   'general-error': {
     clause: 'ON GENERAL ERROR LOG',
-    in: 'HTTP and SYSLOG ingestors, EMITTER',
+    in: 'ingestors, EMITTER',
     default: 'the only policy',
   },
 } as const;

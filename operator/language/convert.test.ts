@@ -158,7 +158,10 @@ describe('statementsToObjects', () => {
       const result = convert('DROP RELAY never;\nDROP RELAY IF EXISTS never;\nDROP INGESTOR gone;');
       assert.deepEqual(where(result.diagnostics), ['SR2001@1:1', 'SR2001@3:1']);
       assert.ok(result.diagnostics.every((d) => d.severity === 'error'));
-      assert.match(result.diagnostics[1]!.message, /no HttpIngestor or SyslogIngestor gone is declared/);
+      assert.match(
+        result.diagnostics[1]!.message,
+        /no HttpIngestor, SyslogIngestor or TopicIngestor gone is declared/,
+      );
     });
 
     it('a ROLLBACK brings back what the batch dropped', () => {

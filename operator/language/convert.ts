@@ -1,7 +1,7 @@
 // Statements → graph objects (the resources `kubectl apply` takes), with the statement locations in a
 // SourceMap so that every later diagnostic points at the statement text. Each object is then checked
 // against its kind's schema and rules, the same checks the API server applies.
-import { API_VERSION, type GraphKind, type GraphObject } from '../api/index.js';
+import { API_VERSION, type GraphObject } from '../api/index.js';
 import { IDENTIFIER_ANNOTATION } from '../api/display-names.js';
 import { identifierToName } from '../api/names.js';
 import {
@@ -10,7 +10,14 @@ import {
   type ObjectKey,
   type SourceLocation,
 } from '../diagnostics/diagnostic.js';
-import type { DeclarationStatement, DropStatement, Statement, TransactionStatement } from './ast.js';
+import {
+  kindsOf,
+  kindsText,
+  type DeclarationStatement,
+  type DropStatement,
+  type Statement,
+  type TransactionStatement,
+} from './ast.js';
 import { checkDocument } from './check-object.js';
 import { Declarations, type DeclaredKey } from './declarations.js';
 import { reservedWireSchema } from './reserved-names.js';
@@ -129,17 +136,15 @@ function declare(state: State, statement: DeclarationStatement): void {
   if (problem !== undefined) state.diagnostics.push(problem);
 }
 
-/** Either ingestor kind for DROP INGESTOR. */
-const INGESTOR_KINDS: readonly GraphKind[] = ['HttpIngestor', 'SyslogIngestor'];
-
 function drop(state: State, statement: DropStatement): void {
-  const kinds = statement.kind === 'Ingestor' ? INGESTOR_KINDS : [statement.kind];
+  // DROP INGESTOR names any ingestor kind, DROP CLIENT either client kind.
+  const kinds = kindsOf(statement.kind);
   const keys = kinds.map((kind) => ({ kind, name: statement.name, namespace: state.namespace }));
   const dropped = keys.filter((key) => state.declared.delete(key));
   // DROP of the SYSLOG wire schema is already an error of its own (SR1002).
   const reserved = statement.kind === 'WireSchema' && reservedWireSchema(statement.name, 'drop');
   if (dropped.length > 0 || statement.ifExists || reserved) return;
-  const what = `${kinds.join(' or ')} ${statement.name}`;
+  const what = `${kindsText(kinds)} ${statement.name}`;
   const message = `DROP: no ${what} is declared before this statement (DROP … IF EXISTS allows that)`;
   state.diagnostics.push(error('SR2001', message, statement.location));
 }

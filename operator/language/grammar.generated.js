@@ -267,75 +267,80 @@ function peg$parse(input, options) {
   const peg$c76 = "flush";
   const peg$c77 = "from";
   const peg$c78 = "general";
-  const peg$c79 = "http";
-  const peg$c80 = "if";
-  const peg$c81 = "immediate";
-  const peg$c82 = "ingestion";
-  const peg$c83 = "ingestor";
-  const peg$c84 = "ingestors";
-  const peg$c85 = "inherit";
-  const peg$c86 = "is";
-  const peg$c87 = "jaq";
-  const peg$c88 = "junction";
-  const peg$c89 = "junctions";
-  const peg$c90 = "latest";
-  const peg$c91 = "listener";
-  const peg$c92 = "log";
-  const peg$c93 = "match";
-  const peg$c94 = "max";
-  const peg$c95 = "message";
-  const peg$c96 = "mode";
-  const peg$c97 = "mount";
-  const peg$c98 = "newest";
-  const peg$c99 = "no";
-  const peg$c100 = "no_ack";
-  const peg$c101 = "not";
-  const peg$c102 = "null";
-  const peg$c103 = "oldest";
-  const peg$c104 = "on";
-  const peg$c105 = "optional";
-  const peg$c106 = "or";
-  const peg$c107 = "overflow";
-  const peg$c108 = "path";
-  const peg$c109 = "pending";
-  const peg$c110 = "policy";
-  const peg$c111 = "protobuf";
-  const peg$c112 = "using";
-  const peg$c113 = "quiesce";
-  const peg$c114 = "relay";
-  const peg$c115 = "relays";
-  const peg$c116 = "replace";
-  const peg$c117 = "resource";
-  const peg$c118 = "resources";
-  const peg$c119 = "retry";
-  const peg$c120 = "rfc3339";
-  const peg$c121 = "rollback";
-  const peg$c122 = "schema";
-  const peg$c123 = "schemas";
-  const peg$c124 = "secret";
-  const peg$c125 = "send";
-  const peg$c126 = "sensitive";
-  const peg$c127 = "set";
-  const peg$c128 = "show";
-  const peg$c129 = "size";
-  const peg$c130 = "strict";
-  const peg$c131 = "suspend";
-  const peg$c132 = "syslog";
-  const peg$c133 = "time";
-  const peg$c134 = "timeout";
-  const peg$c135 = "tls";
-  const peg$c136 = "to";
-  const peg$c137 = "transformations";
-  const peg$c138 = "true";
-  const peg$c139 = "type";
-  const peg$c140 = "unbranched";
-  const peg$c141 = "upload";
-  const peg$c142 = "version";
-  const peg$c143 = "vhost";
-  const peg$c144 = "vhosts";
-  const peg$c145 = "where";
-  const peg$c146 = "wire";
-  const peg$c147 = "with";
+  const peg$c79 = "group";
+  const peg$c80 = "http";
+  const peg$c81 = "if";
+  const peg$c82 = "immediate";
+  const peg$c83 = "ingestion";
+  const peg$c84 = "ingestor";
+  const peg$c85 = "ingestors";
+  const peg$c86 = "inherit";
+  const peg$c87 = "is";
+  const peg$c88 = "jaq";
+  const peg$c89 = "junction";
+  const peg$c90 = "junctions";
+  const peg$c91 = "kafka";
+  const peg$c92 = "key";
+  const peg$c93 = "latest";
+  const peg$c94 = "listener";
+  const peg$c95 = "log";
+  const peg$c96 = "match";
+  const peg$c97 = "max";
+  const peg$c98 = "message";
+  const peg$c99 = "mode";
+  const peg$c100 = "mount";
+  const peg$c101 = "newest";
+  const peg$c102 = "no";
+  const peg$c103 = "no_ack";
+  const peg$c104 = "not";
+  const peg$c105 = "null";
+  const peg$c106 = "oldest";
+  const peg$c107 = "on";
+  const peg$c108 = "optional";
+  const peg$c109 = "or";
+  const peg$c110 = "overflow";
+  const peg$c111 = "path";
+  const peg$c112 = "pending";
+  const peg$c113 = "policy";
+  const peg$c114 = "protobuf";
+  const peg$c115 = "using";
+  const peg$c116 = "quiesce";
+  const peg$c117 = "relay";
+  const peg$c118 = "relays";
+  const peg$c119 = "replace";
+  const peg$c120 = "resource";
+  const peg$c121 = "resources";
+  const peg$c122 = "retry";
+  const peg$c123 = "rfc3339";
+  const peg$c124 = "rollback";
+  const peg$c125 = "schema";
+  const peg$c126 = "schemas";
+  const peg$c127 = "secret";
+  const peg$c128 = "send";
+  const peg$c129 = "sensitive";
+  const peg$c130 = "set";
+  const peg$c131 = "show";
+  const peg$c132 = "size";
+  const peg$c133 = "start";
+  const peg$c134 = "strict";
+  const peg$c135 = "suspend";
+  const peg$c136 = "syslog";
+  const peg$c137 = "time";
+  const peg$c138 = "timeout";
+  const peg$c139 = "tls";
+  const peg$c140 = "to";
+  const peg$c141 = "topic";
+  const peg$c142 = "transformations";
+  const peg$c143 = "true";
+  const peg$c144 = "type";
+  const peg$c145 = "unbranched";
+  const peg$c146 = "upload";
+  const peg$c147 = "version";
+  const peg$c148 = "vhost";
+  const peg$c149 = "vhosts";
+  const peg$c150 = "where";
+  const peg$c151 = "wire";
+  const peg$c152 = "with";
 
   const peg$r0 = /^[<->]/;
   const peg$r1 = /^[+\-]/;
@@ -496,159 +501,169 @@ function peg$parse(input, options) {
   const peg$e143 = peg$literalExpectation("from", true);
   const peg$e144 = peg$otherExpectation("GENERAL");
   const peg$e145 = peg$literalExpectation("general", true);
-  const peg$e146 = peg$otherExpectation("HTTP");
-  const peg$e147 = peg$literalExpectation("http", true);
-  const peg$e148 = peg$otherExpectation("IF EXISTS");
-  const peg$e149 = peg$literalExpectation("if", true);
-  const peg$e150 = peg$otherExpectation("IF NOT EXISTS");
-  const peg$e151 = peg$otherExpectation("IMMEDIATE");
-  const peg$e152 = peg$literalExpectation("immediate", true);
-  const peg$e153 = peg$otherExpectation("INGESTION");
-  const peg$e154 = peg$literalExpectation("ingestion", true);
-  const peg$e155 = peg$otherExpectation("INGESTOR");
-  const peg$e156 = peg$literalExpectation("ingestor", true);
-  const peg$e157 = peg$otherExpectation("INGESTORS");
-  const peg$e158 = peg$literalExpectation("ingestors", true);
-  const peg$e159 = peg$otherExpectation("INHERIT");
-  const peg$e160 = peg$literalExpectation("inherit", true);
-  const peg$e161 = peg$otherExpectation("IS");
-  const peg$e162 = peg$literalExpectation("is", true);
-  const peg$e163 = peg$otherExpectation("JAQ");
-  const peg$e164 = peg$literalExpectation("jaq", true);
-  const peg$e165 = peg$otherExpectation("JSON");
-  const peg$e166 = peg$otherExpectation("JUNCTION");
-  const peg$e167 = peg$literalExpectation("junction", true);
-  const peg$e168 = peg$otherExpectation("JUNCTIONS");
-  const peg$e169 = peg$literalExpectation("junctions", true);
-  const peg$e170 = peg$otherExpectation("LATEST");
-  const peg$e171 = peg$literalExpectation("latest", true);
-  const peg$e172 = peg$otherExpectation("LEFT");
-  const peg$e173 = peg$otherExpectation("LISTENER");
-  const peg$e174 = peg$literalExpectation("listener", true);
-  const peg$e175 = peg$otherExpectation("LOG");
-  const peg$e176 = peg$literalExpectation("log", true);
-  const peg$e177 = peg$otherExpectation("MATCH");
-  const peg$e178 = peg$literalExpectation("match", true);
-  const peg$e179 = peg$otherExpectation("MAX");
-  const peg$e180 = peg$literalExpectation("max", true);
-  const peg$e181 = peg$otherExpectation("MESSAGE");
-  const peg$e182 = peg$literalExpectation("message", true);
-  const peg$e183 = peg$otherExpectation("MODE");
-  const peg$e184 = peg$literalExpectation("mode", true);
-  const peg$e185 = peg$otherExpectation("MOUNT");
-  const peg$e186 = peg$literalExpectation("mount", true);
-  const peg$e187 = peg$otherExpectation("NEWEST");
-  const peg$e188 = peg$literalExpectation("newest", true);
-  const peg$e189 = peg$otherExpectation("NO");
-  const peg$e190 = peg$literalExpectation("no", true);
-  const peg$e191 = peg$otherExpectation("NO_ACK");
-  const peg$e192 = peg$literalExpectation("no_ack", true);
-  const peg$e193 = peg$otherExpectation("NOT");
-  const peg$e194 = peg$literalExpectation("not", true);
-  const peg$e195 = peg$otherExpectation("NULL");
-  const peg$e196 = peg$literalExpectation("null", true);
-  const peg$e197 = peg$otherExpectation("OLDEST");
-  const peg$e198 = peg$literalExpectation("oldest", true);
-  const peg$e199 = peg$otherExpectation("ON");
-  const peg$e200 = peg$literalExpectation("on", true);
-  const peg$e201 = peg$otherExpectation("ON CORRELATION TIMEOUT");
-  const peg$e202 = peg$otherExpectation("ON EMITTING");
-  const peg$e203 = peg$otherExpectation("ON GENERAL ERROR");
-  const peg$e204 = peg$otherExpectation("ON INGESTION");
-  const peg$e205 = peg$otherExpectation("ON MESSAGE ERROR");
-  const peg$e206 = peg$otherExpectation("ON OVERFLOW");
-  const peg$e207 = peg$otherExpectation("ON QUIESCE");
-  const peg$e208 = peg$otherExpectation("OPTIONAL");
-  const peg$e209 = peg$literalExpectation("optional", true);
-  const peg$e210 = peg$otherExpectation("OR");
-  const peg$e211 = peg$literalExpectation("or", true);
-  const peg$e212 = peg$otherExpectation("OR REPLACE");
-  const peg$e213 = peg$otherExpectation("OVERFLOW");
-  const peg$e214 = peg$literalExpectation("overflow", true);
-  const peg$e215 = peg$otherExpectation("PATH");
-  const peg$e216 = peg$literalExpectation("path", true);
-  const peg$e217 = peg$otherExpectation("PENDING");
-  const peg$e218 = peg$literalExpectation("pending", true);
-  const peg$e219 = peg$otherExpectation("POLICY");
-  const peg$e220 = peg$literalExpectation("policy", true);
-  const peg$e221 = peg$otherExpectation("PROTOBUF");
-  const peg$e222 = peg$literalExpectation("protobuf", true);
-  const peg$e223 = peg$otherExpectation("CONFIG { \u2026 }");
-  const peg$e224 = peg$otherExpectation("MESSAGE '\u2026'");
-  const peg$e225 = peg$otherExpectation("USING RESOURCE \u2026 VERSION \u2026");
-  const peg$e226 = peg$literalExpectation("using", true);
-  const peg$e227 = peg$otherExpectation("QUIESCE");
-  const peg$e228 = peg$literalExpectation("quiesce", true);
-  const peg$e229 = peg$otherExpectation("RELAY");
-  const peg$e230 = peg$literalExpectation("relay", true);
-  const peg$e231 = peg$otherExpectation("RELAYS");
-  const peg$e232 = peg$literalExpectation("relays", true);
-  const peg$e233 = peg$otherExpectation("REPLACE");
-  const peg$e234 = peg$literalExpectation("replace", true);
-  const peg$e235 = peg$otherExpectation("RESOURCE");
-  const peg$e236 = peg$literalExpectation("resource", true);
-  const peg$e237 = peg$otherExpectation("RESOURCES");
-  const peg$e238 = peg$literalExpectation("resources", true);
-  const peg$e239 = peg$otherExpectation("RETRY");
-  const peg$e240 = peg$literalExpectation("retry", true);
-  const peg$e241 = peg$otherExpectation("RFC3339");
-  const peg$e242 = peg$literalExpectation("rfc3339", true);
-  const peg$e243 = peg$otherExpectation("RIGHT");
-  const peg$e244 = peg$otherExpectation("ROLLBACK");
-  const peg$e245 = peg$literalExpectation("rollback", true);
-  const peg$e246 = peg$otherExpectation("SCHEMA");
-  const peg$e247 = peg$literalExpectation("schema", true);
-  const peg$e248 = peg$otherExpectation("SCHEMAS");
-  const peg$e249 = peg$literalExpectation("schemas", true);
-  const peg$e250 = peg$otherExpectation("SECRET");
-  const peg$e251 = peg$literalExpectation("secret", true);
-  const peg$e252 = peg$otherExpectation("SEND");
-  const peg$e253 = peg$literalExpectation("send", true);
-  const peg$e254 = peg$otherExpectation("SENSITIVE");
-  const peg$e255 = peg$literalExpectation("sensitive", true);
-  const peg$e256 = peg$otherExpectation("SET");
-  const peg$e257 = peg$literalExpectation("set", true);
-  const peg$e258 = peg$otherExpectation("SHOW");
-  const peg$e259 = peg$literalExpectation("show", true);
-  const peg$e260 = peg$otherExpectation("SIZE");
-  const peg$e261 = peg$literalExpectation("size", true);
-  const peg$e262 = peg$otherExpectation("STRICT");
-  const peg$e263 = peg$literalExpectation("strict", true);
-  const peg$e264 = peg$otherExpectation("SUSPEND");
-  const peg$e265 = peg$literalExpectation("suspend", true);
-  const peg$e266 = peg$otherExpectation("SYSLOG");
-  const peg$e267 = peg$literalExpectation("syslog", true);
-  const peg$e268 = peg$otherExpectation("TIME");
-  const peg$e269 = peg$literalExpectation("time", true);
-  const peg$e270 = peg$otherExpectation("TIMEOUT");
-  const peg$e271 = peg$literalExpectation("timeout", true);
-  const peg$e272 = peg$otherExpectation("TLS");
-  const peg$e273 = peg$literalExpectation("tls", true);
-  const peg$e274 = peg$otherExpectation("TO");
-  const peg$e275 = peg$literalExpectation("to", true);
-  const peg$e276 = peg$otherExpectation("TRANSFORMATIONS");
-  const peg$e277 = peg$literalExpectation("transformations", true);
-  const peg$e278 = peg$otherExpectation("TRUE");
-  const peg$e279 = peg$literalExpectation("true", true);
-  const peg$e280 = peg$otherExpectation("TYPE");
-  const peg$e281 = peg$literalExpectation("type", true);
-  const peg$e282 = peg$otherExpectation("UNBRANCHED");
-  const peg$e283 = peg$literalExpectation("unbranched", true);
-  const peg$e284 = peg$otherExpectation("UPLOAD");
-  const peg$e285 = peg$literalExpectation("upload", true);
-  const peg$e286 = peg$otherExpectation("USING");
-  const peg$e287 = peg$otherExpectation("VERSION");
-  const peg$e288 = peg$literalExpectation("version", true);
-  const peg$e289 = peg$otherExpectation("VHOST");
-  const peg$e290 = peg$literalExpectation("vhost", true);
-  const peg$e291 = peg$otherExpectation("VHOSTS");
-  const peg$e292 = peg$literalExpectation("vhosts", true);
-  const peg$e293 = peg$otherExpectation("WHERE");
-  const peg$e294 = peg$literalExpectation("where", true);
-  const peg$e295 = peg$otherExpectation("WIRE");
-  const peg$e296 = peg$literalExpectation("wire", true);
-  const peg$e297 = peg$otherExpectation("WITH");
-  const peg$e298 = peg$literalExpectation("with", true);
+  const peg$e146 = peg$otherExpectation("GROUP");
+  const peg$e147 = peg$literalExpectation("group", true);
+  const peg$e148 = peg$otherExpectation("HTTP");
+  const peg$e149 = peg$literalExpectation("http", true);
+  const peg$e150 = peg$otherExpectation("IF EXISTS");
+  const peg$e151 = peg$literalExpectation("if", true);
+  const peg$e152 = peg$otherExpectation("IF NOT EXISTS");
+  const peg$e153 = peg$otherExpectation("IMMEDIATE");
+  const peg$e154 = peg$literalExpectation("immediate", true);
+  const peg$e155 = peg$otherExpectation("INGESTION");
+  const peg$e156 = peg$literalExpectation("ingestion", true);
+  const peg$e157 = peg$otherExpectation("INGESTOR");
+  const peg$e158 = peg$literalExpectation("ingestor", true);
+  const peg$e159 = peg$otherExpectation("INGESTORS");
+  const peg$e160 = peg$literalExpectation("ingestors", true);
+  const peg$e161 = peg$otherExpectation("INHERIT");
+  const peg$e162 = peg$literalExpectation("inherit", true);
+  const peg$e163 = peg$otherExpectation("IS");
+  const peg$e164 = peg$literalExpectation("is", true);
+  const peg$e165 = peg$otherExpectation("JAQ");
+  const peg$e166 = peg$literalExpectation("jaq", true);
+  const peg$e167 = peg$otherExpectation("JSON");
+  const peg$e168 = peg$otherExpectation("JUNCTION");
+  const peg$e169 = peg$literalExpectation("junction", true);
+  const peg$e170 = peg$otherExpectation("JUNCTIONS");
+  const peg$e171 = peg$literalExpectation("junctions", true);
+  const peg$e172 = peg$otherExpectation("KAFKA");
+  const peg$e173 = peg$literalExpectation("kafka", true);
+  const peg$e174 = peg$otherExpectation("KEY");
+  const peg$e175 = peg$literalExpectation("key", true);
+  const peg$e176 = peg$otherExpectation("LATEST");
+  const peg$e177 = peg$literalExpectation("latest", true);
+  const peg$e178 = peg$otherExpectation("LEFT");
+  const peg$e179 = peg$otherExpectation("LISTENER");
+  const peg$e180 = peg$literalExpectation("listener", true);
+  const peg$e181 = peg$otherExpectation("LOG");
+  const peg$e182 = peg$literalExpectation("log", true);
+  const peg$e183 = peg$otherExpectation("MATCH");
+  const peg$e184 = peg$literalExpectation("match", true);
+  const peg$e185 = peg$otherExpectation("MAX");
+  const peg$e186 = peg$literalExpectation("max", true);
+  const peg$e187 = peg$otherExpectation("MESSAGE");
+  const peg$e188 = peg$literalExpectation("message", true);
+  const peg$e189 = peg$otherExpectation("MODE");
+  const peg$e190 = peg$literalExpectation("mode", true);
+  const peg$e191 = peg$otherExpectation("MOUNT");
+  const peg$e192 = peg$literalExpectation("mount", true);
+  const peg$e193 = peg$otherExpectation("NEWEST");
+  const peg$e194 = peg$literalExpectation("newest", true);
+  const peg$e195 = peg$otherExpectation("NO");
+  const peg$e196 = peg$literalExpectation("no", true);
+  const peg$e197 = peg$otherExpectation("NO_ACK");
+  const peg$e198 = peg$literalExpectation("no_ack", true);
+  const peg$e199 = peg$otherExpectation("NOT");
+  const peg$e200 = peg$literalExpectation("not", true);
+  const peg$e201 = peg$otherExpectation("NULL");
+  const peg$e202 = peg$literalExpectation("null", true);
+  const peg$e203 = peg$otherExpectation("OLDEST");
+  const peg$e204 = peg$literalExpectation("oldest", true);
+  const peg$e205 = peg$otherExpectation("ON");
+  const peg$e206 = peg$literalExpectation("on", true);
+  const peg$e207 = peg$otherExpectation("ON CORRELATION TIMEOUT");
+  const peg$e208 = peg$otherExpectation("ON EMITTING");
+  const peg$e209 = peg$otherExpectation("ON GENERAL ERROR");
+  const peg$e210 = peg$otherExpectation("ON INGESTION");
+  const peg$e211 = peg$otherExpectation("ON MESSAGE ERROR");
+  const peg$e212 = peg$otherExpectation("ON OVERFLOW");
+  const peg$e213 = peg$otherExpectation("ON QUIESCE");
+  const peg$e214 = peg$otherExpectation("OPTIONAL");
+  const peg$e215 = peg$literalExpectation("optional", true);
+  const peg$e216 = peg$otherExpectation("OR");
+  const peg$e217 = peg$literalExpectation("or", true);
+  const peg$e218 = peg$otherExpectation("OR REPLACE");
+  const peg$e219 = peg$otherExpectation("OVERFLOW");
+  const peg$e220 = peg$literalExpectation("overflow", true);
+  const peg$e221 = peg$otherExpectation("PATH");
+  const peg$e222 = peg$literalExpectation("path", true);
+  const peg$e223 = peg$otherExpectation("PENDING");
+  const peg$e224 = peg$literalExpectation("pending", true);
+  const peg$e225 = peg$otherExpectation("POLICY");
+  const peg$e226 = peg$literalExpectation("policy", true);
+  const peg$e227 = peg$otherExpectation("PROTOBUF");
+  const peg$e228 = peg$literalExpectation("protobuf", true);
+  const peg$e229 = peg$otherExpectation("CONFIG { \u2026 }");
+  const peg$e230 = peg$otherExpectation("MESSAGE '\u2026'");
+  const peg$e231 = peg$otherExpectation("USING RESOURCE \u2026 VERSION \u2026");
+  const peg$e232 = peg$literalExpectation("using", true);
+  const peg$e233 = peg$otherExpectation("QUIESCE");
+  const peg$e234 = peg$literalExpectation("quiesce", true);
+  const peg$e235 = peg$otherExpectation("RELAY");
+  const peg$e236 = peg$literalExpectation("relay", true);
+  const peg$e237 = peg$otherExpectation("RELAYS");
+  const peg$e238 = peg$literalExpectation("relays", true);
+  const peg$e239 = peg$otherExpectation("REPLACE");
+  const peg$e240 = peg$literalExpectation("replace", true);
+  const peg$e241 = peg$otherExpectation("RESOURCE");
+  const peg$e242 = peg$literalExpectation("resource", true);
+  const peg$e243 = peg$otherExpectation("RESOURCES");
+  const peg$e244 = peg$literalExpectation("resources", true);
+  const peg$e245 = peg$otherExpectation("RETRY");
+  const peg$e246 = peg$literalExpectation("retry", true);
+  const peg$e247 = peg$otherExpectation("RFC3339");
+  const peg$e248 = peg$literalExpectation("rfc3339", true);
+  const peg$e249 = peg$otherExpectation("RIGHT");
+  const peg$e250 = peg$otherExpectation("ROLLBACK");
+  const peg$e251 = peg$literalExpectation("rollback", true);
+  const peg$e252 = peg$otherExpectation("SCHEMA");
+  const peg$e253 = peg$literalExpectation("schema", true);
+  const peg$e254 = peg$otherExpectation("SCHEMAS");
+  const peg$e255 = peg$literalExpectation("schemas", true);
+  const peg$e256 = peg$otherExpectation("SECRET");
+  const peg$e257 = peg$literalExpectation("secret", true);
+  const peg$e258 = peg$otherExpectation("SEND");
+  const peg$e259 = peg$literalExpectation("send", true);
+  const peg$e260 = peg$otherExpectation("SENSITIVE");
+  const peg$e261 = peg$literalExpectation("sensitive", true);
+  const peg$e262 = peg$otherExpectation("SET");
+  const peg$e263 = peg$literalExpectation("set", true);
+  const peg$e264 = peg$otherExpectation("SHOW");
+  const peg$e265 = peg$literalExpectation("show", true);
+  const peg$e266 = peg$otherExpectation("SIZE");
+  const peg$e267 = peg$literalExpectation("size", true);
+  const peg$e268 = peg$otherExpectation("START");
+  const peg$e269 = peg$literalExpectation("start", true);
+  const peg$e270 = peg$otherExpectation("STRICT");
+  const peg$e271 = peg$literalExpectation("strict", true);
+  const peg$e272 = peg$otherExpectation("SUSPEND");
+  const peg$e273 = peg$literalExpectation("suspend", true);
+  const peg$e274 = peg$otherExpectation("SYSLOG");
+  const peg$e275 = peg$literalExpectation("syslog", true);
+  const peg$e276 = peg$otherExpectation("TIME");
+  const peg$e277 = peg$literalExpectation("time", true);
+  const peg$e278 = peg$otherExpectation("TIMEOUT");
+  const peg$e279 = peg$literalExpectation("timeout", true);
+  const peg$e280 = peg$otherExpectation("TLS");
+  const peg$e281 = peg$literalExpectation("tls", true);
+  const peg$e282 = peg$otherExpectation("TO");
+  const peg$e283 = peg$literalExpectation("to", true);
+  const peg$e284 = peg$otherExpectation("TOPIC");
+  const peg$e285 = peg$literalExpectation("topic", true);
+  const peg$e286 = peg$otherExpectation("TRANSFORMATIONS");
+  const peg$e287 = peg$literalExpectation("transformations", true);
+  const peg$e288 = peg$otherExpectation("TRUE");
+  const peg$e289 = peg$literalExpectation("true", true);
+  const peg$e290 = peg$otherExpectation("TYPE");
+  const peg$e291 = peg$literalExpectation("type", true);
+  const peg$e292 = peg$otherExpectation("UNBRANCHED");
+  const peg$e293 = peg$literalExpectation("unbranched", true);
+  const peg$e294 = peg$otherExpectation("UPLOAD");
+  const peg$e295 = peg$literalExpectation("upload", true);
+  const peg$e296 = peg$otherExpectation("USING");
+  const peg$e297 = peg$otherExpectation("VERSION");
+  const peg$e298 = peg$literalExpectation("version", true);
+  const peg$e299 = peg$otherExpectation("VHOST");
+  const peg$e300 = peg$literalExpectation("vhost", true);
+  const peg$e301 = peg$otherExpectation("VHOSTS");
+  const peg$e302 = peg$literalExpectation("vhosts", true);
+  const peg$e303 = peg$otherExpectation("WHERE");
+  const peg$e304 = peg$literalExpectation("where", true);
+  const peg$e305 = peg$otherExpectation("WIRE");
+  const peg$e306 = peg$literalExpectation("wire", true);
+  const peg$e307 = peg$otherExpectation("WITH");
+  const peg$e308 = peg$literalExpectation("with", true);
 
   function peg$f0(head, tail) {
     return [head, ...tail].filter((statement) => statement !== null);
@@ -686,206 +701,229 @@ function peg$parse(input, options) {
   function peg$f19(identifier, spec) {    return { kind: 'Relay', identifier, spec };  }
   function peg$f20(identifier, spec) {    return { kind: 'Vhost', identifier, spec };  }
   function peg$f21(identifier, spec) {    return { kind: 'Endpoint', identifier, spec };  }
-  function peg$f22(identifier, spec) {    return { kind: 'SyslogClient', identifier, spec };  }
-  function peg$f23(identifier, spec) {    return { kind: 'HttpIngestor', identifier, spec };  }
-  function peg$f24(identifier, spec) {    return { kind: 'SyslogIngestor', identifier, spec };  }
-  function peg$f25(identifier, spec) {    return { kind: 'Junction', identifier, spec };  }
-  function peg$f26(identifier, spec) {    return { kind: 'Correlator', identifier, spec };  }
-  function peg$f27(identifier, spec) {    return { kind: 'Emitter', identifier, spec };  }
-  function peg$f28() {    return 'Schema';  }
-  function peg$f29() {    return 'WireSchema';  }
-  function peg$f30() {    return 'Codec';  }
-  function peg$f31() {    return 'Resource';  }
-  function peg$f32() {    return 'Relay';  }
-  function peg$f33() {    return 'Vhost';  }
-  function peg$f34() {    return 'Endpoint';  }
-  function peg$f35() {    return 'SyslogClient';  }
-  function peg$f36() {    return 'HttpIngestor';  }
-  function peg$f37() {    return 'SyslogIngestor';  }
-  function peg$f38() {    return 'Ingestor';  }
-  function peg$f39() {    return 'Junction';  }
-  function peg$f40() {    return 'Correlator';  }
-  function peg$f41() {    return 'Emitter';  }
-  function peg$f42() {    return 'Schema';  }
-  function peg$f43() {    return 'WireSchema';  }
-  function peg$f44() {    return 'Codec';  }
-  function peg$f45() {    return 'Resource';  }
-  function peg$f46() {    return 'Relay';  }
-  function peg$f47() {    return 'Vhost';  }
-  function peg$f48() {    return 'Endpoint';  }
-  function peg$f49() {    return 'SyslogClient';  }
-  function peg$f50() {    return 'Ingestor';  }
-  function peg$f51() {    return 'Junction';  }
-  function peg$f52() {    return 'Correlator';  }
-  function peg$f53() {    return 'Emitter';  }
-  function peg$f54(head, tail) {    return { fields: [head, ...tail] };  }
-  function peg$f55(name, type, flags) {
+  function peg$f22(identifier, spec) {    return { kind: 'KafkaClient', identifier, spec };  }
+  function peg$f23(identifier, spec) {    return { kind: 'SyslogClient', identifier, spec };  }
+  function peg$f24(identifier, spec) {    return { kind: 'HttpIngestor', identifier, spec };  }
+  function peg$f25(identifier, spec) {    return { kind: 'SyslogIngestor', identifier, spec };  }
+  function peg$f26(identifier, spec) {    return { kind: 'TopicIngestor', identifier, spec };  }
+  function peg$f27(identifier, spec) {    return { kind: 'Junction', identifier, spec };  }
+  function peg$f28(identifier, spec) {    return { kind: 'Correlator', identifier, spec };  }
+  function peg$f29(identifier, spec) {    return { kind: 'Emitter', identifier, spec };  }
+  function peg$f30() {    return 'Schema';  }
+  function peg$f31() {    return 'WireSchema';  }
+  function peg$f32() {    return 'Codec';  }
+  function peg$f33() {    return 'Resource';  }
+  function peg$f34() {    return 'Relay';  }
+  function peg$f35() {    return 'Vhost';  }
+  function peg$f36() {    return 'Endpoint';  }
+  function peg$f37() {    return 'Client';  }
+  function peg$f38() {    return 'HttpIngestor';  }
+  function peg$f39() {    return 'SyslogIngestor';  }
+  function peg$f40() {    return 'TopicIngestor';  }
+  function peg$f41() {    return 'Ingestor';  }
+  function peg$f42() {    return 'Junction';  }
+  function peg$f43() {    return 'Correlator';  }
+  function peg$f44() {    return 'Emitter';  }
+  function peg$f45() {    return 'Schema';  }
+  function peg$f46() {    return 'WireSchema';  }
+  function peg$f47() {    return 'Codec';  }
+  function peg$f48() {    return 'Resource';  }
+  function peg$f49() {    return 'Relay';  }
+  function peg$f50() {    return 'Vhost';  }
+  function peg$f51() {    return 'Endpoint';  }
+  function peg$f52() {    return 'Client';  }
+  function peg$f53() {    return 'Ingestor';  }
+  function peg$f54() {    return 'Junction';  }
+  function peg$f55() {    return 'Correlator';  }
+  function peg$f56() {    return 'Emitter';  }
+  function peg$f57(head, tail) {    return { fields: [head, ...tail] };  }
+  function peg$f58(name, type, flags) {
     return located({ name, type, ...flags });
   }
-  function peg$f56(optional, sensitive) {    return { optional, sensitive };  }
-  function peg$f57(sensitive, optional) {    return { optional, sensitive };  }
-  function peg$f58() {    return leaf('value', true);  }
-  function peg$f59() {    return leaf('value', true);  }
-  function peg$f60(type) {    return leaf('value', type);  }
-  function peg$f61() {    return leaf('value', 'STRICT');  }
-  function peg$f62(mode, head, tail) {
+  function peg$f59(optional, sensitive) {    return { optional, sensitive };  }
+  function peg$f60(sensitive, optional) {    return { optional, sensitive };  }
+  function peg$f61() {    return leaf('value', true);  }
+  function peg$f62() {    return leaf('value', true);  }
+  function peg$f63(type) {    return leaf('value', type);  }
+  function peg$f64() {    return leaf('value', 'STRICT');  }
+  function peg$f65(mode, head, tail) {
     return { format: 'JSON', mode: mode ?? 'STRICT', fields: [head, ...tail] };
   }
-  function peg$f63(name, type) {    return located({ name, type });  }
-  function peg$f64(type) {    return leaf('value', type);  }
-  function peg$f65(wireSchema, schema, rest) {
+  function peg$f66(name, type) {    return located({ name, type });  }
+  function peg$f67(type) {    return leaf('value', type);  }
+  function peg$f68(wireSchema, schema, rest) {
     return { from: 'WIRE_JSON', wireSchema, schema, ...rest };
   }
-  function peg$f66(protobuf, schema, rest) {
+  function peg$f69(protobuf, schema, rest) {
     return { from: 'PROTOBUF', protobuf, schema, ...rest };
   }
-  function peg$f67() {    return 'SYSLOG';  }
-  function peg$f68(from, schema, rest) {
+  function peg$f70() {    return 'SYSLOG';  }
+  function peg$f71(from, schema, rest) {
     return { from, schema, ...rest };
   }
-  function peg$f69(resource, version, config, message) {
+  function peg$f72(resource, version, config, message) {
     return located({ using: { resource, version }, $config: { ...config, keys: 'protobuf' }, message });
   }
-  function peg$f70(jaq, encodeRfc3339) {    return { jaq, encodeRfc3339 };  }
-  function peg$f71(ingestion, emitting) {
+  function peg$f73(jaq, encodeRfc3339) {    return { jaq, encodeRfc3339 };  }
+  function peg$f74(ingestion, emitting) {
     return located({ ingestion, emitting });
   }
-  function peg$f72(head, tail) {    return [head, ...tail];  }
-  function peg$f73(field) {    return field;  }
-  function peg$f74(program) {    return leaf('value', program);  }
-  function peg$f75(schema, branching) {    return { schema, branching: branching ?? 'UNBRANCHED' };  }
-  function peg$f76(head, tail, tls) {
+  function peg$f75(head, tail) {    return [head, ...tail];  }
+  function peg$f76(field) {    return field;  }
+  function peg$f77(program) {    return leaf('value', program);  }
+  function peg$f78(schema, branching) {    return { schema, branching: branching ?? 'UNBRANCHED' };  }
+  function peg$f79(head, tail, tls) {
     return { hostnames: [head, ...tail], tls };
   }
-  function peg$f77(mount, config) {
+  function peg$f80(mount, config) {
     return located({ mount, $config: { ...config, keys: 'vhost-tls' } });
   }
-  function peg$f78(secretName) {    return located({ secretName });  }
-  function peg$f79(hostname) {    return leaf('value', hostname);  }
-  function peg$f80(vhost, path) {    return leaf('value', 'HTTP');  }
-  function peg$f81(vhost, path, type) {
+  function peg$f81(secretName) {    return located({ secretName });  }
+  function peg$f82(hostname) {    return leaf('value', hostname);  }
+  function peg$f83(vhost, path) {    return leaf('value', 'HTTP');  }
+  function peg$f84(vhost, path, type) {
     return { vhost, path, type: type ?? 'HTTP' };
   }
-  function peg$f82(mount, config) {
+  function peg$f85(mount, config) {
     return { mount, config: { $config: { ...config, keys: 'syslog' }, $at: config.at } };
   }
-  function peg$f83(block) {    return { ...block, at: at() };  }
-  function peg$f84(resource, version) {    return located({ resource, version });  }
-  function peg$f85(head, tail) {    return [head, ...tail];  }
-  function peg$f86(entries) {
+  function peg$f86(mount, config) {
+    return { mount, config: { $config: { ...config, keys: 'kafka' }, $at: config.at } };
+  }
+  function peg$f87(block) {    return { ...block, at: at() };  }
+  function peg$f88(resource, version) {    return located({ resource, version });  }
+  function peg$f89(head, tail) {    return [head, ...tail];  }
+  function peg$f90(entries) {
     return { entries: entries ?? [], at: at() };
   }
-  function peg$f87(key, number) {    return { ...leaf('value', number), bare: true };  }
-  function peg$f88(key, value) {
+  function peg$f91(key, number) {    return { ...leaf('value', number), bare: true };  }
+  function peg$f92(key, value) {
     return { key, value };
   }
-  function peg$f89(endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError) {
+  function peg$f93(endpoint, mode, quiesce, codec, maxBodySize, routes, onGeneralError) {
     return {
       endpoint, mode: mode ?? 'NO_ACK', quiesce, codec, maxBodySize, routes, onGeneralError: onGeneralError ?? 'LOG',
     };
   }
-  function peg$f90(client, mode, quiesce, codec, routes, onGeneralError) {
+  function peg$f94(client, mode, quiesce, codec, routes, onGeneralError) {
     return { client, mode: mode ?? 'NO_ACK', quiesce, codec, routes, onGeneralError: onGeneralError ?? 'LOG' };
   }
-  function peg$f91(head, tail, routes, onGeneralError) {
+  function peg$f95(client, topic, group) {    return leaf('value', 'EARLIEST');  }
+  function peg$f96(client, topic, group) {    return leaf('value', 'LATEST');  }
+  function peg$f97(client, topic, group, startFrom, mode, quiesce, codec, routes, onGeneralError) {
+    return { client, topic, group, startFrom, mode, quiesce, codec, routes, onGeneralError: onGeneralError ?? 'LOG' };
+  }
+  function peg$f98(head, tail, routes, onGeneralError) {
     return { from: [head, ...tail], routes, onGeneralError };
   }
-  function peg$f92(left, right, where) {    return leaf('value', 'EARLIEST');  }
-  function peg$f93(left, right, where) {    return leaf('value', 'LATEST');  }
-  function peg$f94(left, right, where, match, maxTime, maxPending, leftAction, rightAction, branching, routes) {
+  function peg$f99(left, right, where) {    return leaf('value', 'EARLIEST');  }
+  function peg$f100(left, right, where) {    return leaf('value', 'LATEST');  }
+  function peg$f101(left, right, where, match, maxTime, maxPending, leftAction, rightAction, branching, routes) {
     return {
       left, right, where, match, maxTime, maxPending,
       onTimeout: { left: leftAction, right: rightAction },
       branching: branching ?? 'UNBRANCHED', routes,
     };
   }
-  function peg$f95() {    return located({ action: 'DROP' });  }
-  function peg$f96(relay) {    return located({ action: 'SEND_TO', relay });  }
-  function peg$f97(from, client, mode, backoff, max, codec, head, tail) {    return [head, ...tail];  }
-  function peg$f98(from, client, mode, backoff, max, codec, allowSensitive, maxSize, maxTime) {    return located({ maxSize, maxTime });  }
-  function peg$f99(from, client, mode, backoff, max, codec, allowSensitive, batch, flush, onMessageError, onGeneralError) {
+  function peg$f102() {    return located({ action: 'DROP' });  }
+  function peg$f103(relay) {    return located({ action: 'SEND_TO', relay });  }
+  function peg$f104(from, to, mode, rest) {
+    return { from, to, mode, ...rest };
+  }
+  function peg$f105(from, client, mode, rest) {
+    return { from, to: { type: 'SYSLOG', client }, mode: mode ?? 'NO_ACK', ...rest };
+  }
+  function peg$f106(client, topic, key) {
+    return { type: 'KAFKA', client, topic, key };
+  }
+  function peg$f107(backoff, max, codec, head, tail) {    return [head, ...tail];  }
+  function peg$f108(backoff, max, codec, allowSensitive, maxSize, maxTime) {    return located({ maxSize, maxTime });  }
+  function peg$f109(backoff, max, codec, allowSensitive, batch, flush, onMessageError, onGeneralError) {
     return {
-      from, to: { type: 'SYSLOG', client }, mode: mode ?? 'NO_ACK', retry: { backoff, max }, codec, allowSensitive,
+      retry: { backoff, max }, codec, allowSensitive,
       batch, flush: flush ?? 'IMMEDIATE', onMessageError: onMessageError ?? { action: 'LOG' },
       onGeneralError: onGeneralError ?? 'LOG',
     };
   }
-  function peg$f100() {    return leaf('value', 'NO_ACK');  }
-  function peg$f101(action) {    return located({ ...action });  }
-  function peg$f102() {    return { action: leaf('value', 'SUSPEND') };  }
-  function peg$f103(maxSize, onOverflow) {
+  function peg$f110() {    return leaf('value', 'NO_ACK');  }
+  function peg$f111() {    return 'ACK';  }
+  function peg$f112() {    return 'NO_ACK';  }
+  function peg$f113(mode) {    return leaf('value', mode);  }
+  function peg$f114(action) {    return located({ ...action });  }
+  function peg$f115() {    return { action: leaf('value', 'SUSPEND') };  }
+  function peg$f116(maxSize, onOverflow) {
     return { action: leaf('value', 'BUFFER'), maxSize, onOverflow };
   }
-  function peg$f104() {    return { action: leaf('value', 'DROP') };  }
-  function peg$f105() {    return leaf('value', 'DROP_OLDEST');  }
-  function peg$f106() {    return leaf('value', 'DROP_NEWEST');  }
-  function peg$f107() {    return leaf('value', 'LOG');  }
-  function peg$f108() {    return leaf('value', 'IMMEDIATE');  }
-  function peg$f109() {    return leaf('value', 'UNBRANCHED');  }
-  function peg$f110(to, body, branching, flush, onMessageError) {
+  function peg$f117() {    return { action: leaf('value', 'DROP') };  }
+  function peg$f118() {    return leaf('value', 'DROP_OLDEST');  }
+  function peg$f119() {    return leaf('value', 'DROP_NEWEST');  }
+  function peg$f120() {    return leaf('value', 'LOG');  }
+  function peg$f121() {    return leaf('value', 'IMMEDIATE');  }
+  function peg$f122() {    return leaf('value', 'UNBRANCHED');  }
+  function peg$f123(to, body, branching, flush, onMessageError) {
     return located({
       to, ...body, branching: branching ?? 'UNBRANCHED', flush: flush ?? 'IMMEDIATE',
       onMessageError: onMessageError ?? { action: 'LOG' },
     });
   }
-  function peg$f111(inheritAll, set) {    return { inheritAll, set };  }
-  function peg$f112(set) {    return { set };  }
-  function peg$f113() {    return leaf('value', true);  }
-  function peg$f114(head, tail) {    return [head, ...tail];  }
-  function peg$f115(field, value) {    return located({ field, value });  }
-  function peg$f116() {    return located({ action: 'LOG' });  }
-  function peg$f117(relay, inheritAll, set) {
+  function peg$f124(inheritAll, set) {    return { inheritAll, set };  }
+  function peg$f125(set) {    return { set };  }
+  function peg$f126() {    return leaf('value', true);  }
+  function peg$f127(head, tail) {    return [head, ...tail];  }
+  function peg$f128(field, value) {    return located({ field, value });  }
+  function peg$f129() {    return located({ action: 'LOG' });  }
+  function peg$f130(relay, inheritAll, set) {
     return located({ action: 'SEND_TO', relay, inheritAll, set });
   }
-  function peg$f118(identifier) {    return leaf('name', identifier);  }
-  function peg$f119(field) {    return leaf('value', field);  }
-  function peg$f120(text) {    return leaf('value', text);  }
-  function peg$f121(text) {    return leaf('duration', text);  }
-  function peg$f122(text) {    return leaf('size', text);  }
-  function peg$f123(text) {    return leaf('value', Number(text));  }
-  function peg$f124(text) {    return leaf('value', Number(text));  }
-  function peg$f125() {    return leaf('value', 'LATEST');  }
-  function peg$f126() {    return leaf('expression', text());  }
-  function peg$f127(head, right) {    return { op: 'OR', right };  }
-  function peg$f128(head, tail) {
+  function peg$f131(identifier) {    return leaf('name', identifier);  }
+  function peg$f132(field) {    return leaf('value', field);  }
+  function peg$f133(text) {    return leaf('value', text);  }
+  function peg$f134(text) {    return leaf('duration', text);  }
+  function peg$f135(text) {    return leaf('size', text);  }
+  function peg$f136(text) {    return leaf('value', Number(text));  }
+  function peg$f137(text) {    return leaf('value', Number(text));  }
+  function peg$f138() {    return leaf('value', 'LATEST');  }
+  function peg$f139() {    return leaf('expression', text());  }
+  function peg$f140(head, right) {    return { op: 'OR', right };  }
+  function peg$f141(head, tail) {
     return foldBinary(head, tail);
   }
-  function peg$f129(head, right) {    return { op: 'AND', right };  }
-  function peg$f130(head, tail) {
+  function peg$f142(head, right) {    return { op: 'AND', right };  }
+  function peg$f143(head, tail) {
     return foldBinary(head, tail);
   }
-  function peg$f131(operand) {    return { kind: 'unary', op: 'NOT', operand, span: span() };  }
-  function peg$f132(head, tail) {    return foldComparison(head, tail);  }
-  function peg$f133(op, right) {    return { op, right, end: right.span.end };  }
-  function peg$f134(negated) {    return { isNull: true, negated: negated !== null, end: range().end };  }
-  function peg$f135(head, op, right) {    return { op, right };  }
-  function peg$f136(head, tail) {
+  function peg$f144(operand) {    return { kind: 'unary', op: 'NOT', operand, span: span() };  }
+  function peg$f145(head, tail) {    return foldComparison(head, tail);  }
+  function peg$f146(op, right) {    return { op, right, end: right.span.end };  }
+  function peg$f147(negated) {    return { isNull: true, negated: negated !== null, end: range().end };  }
+  function peg$f148(head, op, right) {    return { op, right };  }
+  function peg$f149(head, tail) {
     return foldBinary(head, tail);
   }
-  function peg$f137(head, op, right) {    return { op, right };  }
-  function peg$f138(head, tail) {
+  function peg$f150(head, op, right) {    return { op, right };  }
+  function peg$f151(head, tail) {
     return foldBinary(head, tail);
   }
-  function peg$f139(operand) {    return { kind: 'unary', op: '-', operand, span: span() };  }
-  function peg$f140(text) {    return { kind: 'literal', literal: 'STRING', value: text, span: span() };  }
-  function peg$f141(text) {    return { kind: 'literal', literal: text.includes('.') ? 'FLOAT' : 'INTEGER', value: text, span: span() };  }
-  function peg$f142() {    return { kind: 'literal', literal: 'BOOL', value: true, span: span() };  }
-  function peg$f143() {    return { kind: 'literal', literal: 'BOOL', value: false, span: span() };  }
-  function peg$f144() {    return { kind: 'literal', literal: 'NULL', value: null, span: span() };  }
-  function peg$f145(scope, name) {    return { kind: 'field', scope, name, span: span() };  }
-  function peg$f146(name, head, tail) {    return [head, ...tail];  }
-  function peg$f147(name, args) {
+  function peg$f152(operand) {    return { kind: 'unary', op: '-', operand, span: span() };  }
+  function peg$f153(text) {    return { kind: 'literal', literal: 'STRING', value: text, span: span() };  }
+  function peg$f154(text) {    return { kind: 'literal', literal: text.includes('.') ? 'FLOAT' : 'INTEGER', value: text, span: span() };  }
+  function peg$f155() {    return { kind: 'literal', literal: 'BOOL', value: true, span: span() };  }
+  function peg$f156() {    return { kind: 'literal', literal: 'BOOL', value: false, span: span() };  }
+  function peg$f157() {    return { kind: 'literal', literal: 'NULL', value: null, span: span() };  }
+  function peg$f158(scope, name) {    return { kind: 'field', scope, name, span: span() };  }
+  function peg$f159(name, head, tail) {    return [head, ...tail];  }
+  function peg$f160(name, args) {
     return { kind: 'call', name: name.toLowerCase(), args: args ?? [], span: span() };
   }
-  function peg$f148(scope) {    return scope.toLowerCase();  }
-  function peg$f149(type) {
+  function peg$f161(scope) {    return scope.toLowerCase();  }
+  function peg$f162(type) {
     return type.toUpperCase();
   }
-  function peg$f150(type) {    return type.toLowerCase();  }
-  function peg$f151(format) {    return format.toUpperCase();  }
-  function peg$f152(text) {    return text.toLowerCase();  }
-  function peg$f153(text) {    return text.toLowerCase();  }
-  function peg$f154(text) {    return unquote(text);  }
+  function peg$f163(type) {    return type.toLowerCase();  }
+  function peg$f164(format) {    return format.toUpperCase();  }
+  function peg$f165(text) {    return text.toLowerCase();  }
+  function peg$f166(text) {    return text.toLowerCase();  }
+  function peg$f167(text) {    return unquote(text);  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1714,44 +1752,16 @@ function peg$parse(input, options) {
                     s3 = peg$parseObjectRef();
                     if (s3 !== peg$FAILED) {
                       s4 = peg$parse_();
-                      s5 = peg$parseClientTail();
+                      s5 = peg$parseTYPE();
                       if (s5 !== peg$FAILED) {
-                        peg$savedPos = s0;
-                        s0 = peg$f22(s3, s5);
-                      } else {
-                        peg$currPos = s0;
-                        s0 = peg$FAILED;
-                      }
-                    } else {
-                      peg$currPos = s0;
-                      s0 = peg$FAILED;
-                    }
-                  } else {
-                    peg$currPos = s0;
-                    s0 = peg$FAILED;
-                  }
-                  if (s0 === peg$FAILED) {
-                    s0 = peg$currPos;
-                    s1 = peg$parseHTTP();
-                    if (s1 !== peg$FAILED) {
-                      s2 = peg$parse_();
-                      s3 = peg$parseENDPOINT();
-                      if (s3 !== peg$FAILED) {
-                        s4 = peg$parse_();
-                        s5 = peg$parseINGESTOR();
-                        if (s5 !== peg$FAILED) {
-                          s6 = peg$parse_();
-                          s7 = peg$parseObjectRef();
-                          if (s7 !== peg$FAILED) {
-                            s8 = peg$parse_();
-                            s9 = peg$parseHttpIngestorTail();
-                            if (s9 !== peg$FAILED) {
-                              peg$savedPos = s0;
-                              s0 = peg$f23(s7, s9);
-                            } else {
-                              peg$currPos = s0;
-                              s0 = peg$FAILED;
-                            }
+                        s6 = peg$parse_();
+                        s7 = peg$parseKAFKA();
+                        if (s7 !== peg$FAILED) {
+                          s8 = peg$parse_();
+                          s9 = peg$parseKafkaClientTail();
+                          if (s9 !== peg$FAILED) {
+                            peg$savedPos = s0;
+                            s0 = peg$f22(s3, s9);
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -1768,12 +1778,40 @@ function peg$parse(input, options) {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
                     }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                  if (s0 === peg$FAILED) {
+                    s0 = peg$currPos;
+                    s1 = peg$parseCLIENT();
+                    if (s1 !== peg$FAILED) {
+                      s2 = peg$parse_();
+                      s3 = peg$parseObjectRef();
+                      if (s3 !== peg$FAILED) {
+                        s4 = peg$parse_();
+                        s5 = peg$parseClientTail();
+                        if (s5 !== peg$FAILED) {
+                          peg$savedPos = s0;
+                          s0 = peg$f23(s3, s5);
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
                     if (s0 === peg$FAILED) {
                       s0 = peg$currPos;
-                      s1 = peg$parseSYSLOG();
+                      s1 = peg$parseHTTP();
                       if (s1 !== peg$FAILED) {
                         s2 = peg$parse_();
-                        s3 = peg$parseLISTENER();
+                        s3 = peg$parseENDPOINT();
                         if (s3 !== peg$FAILED) {
                           s4 = peg$parse_();
                           s5 = peg$parseINGESTOR();
@@ -1782,7 +1820,7 @@ function peg$parse(input, options) {
                             s7 = peg$parseObjectRef();
                             if (s7 !== peg$FAILED) {
                               s8 = peg$parse_();
-                              s9 = peg$parseSyslogIngestorTail();
+                              s9 = peg$parseHttpIngestorTail();
                               if (s9 !== peg$FAILED) {
                                 peg$savedPos = s0;
                                 s0 = peg$f24(s7, s9);
@@ -1808,16 +1846,30 @@ function peg$parse(input, options) {
                       }
                       if (s0 === peg$FAILED) {
                         s0 = peg$currPos;
-                        s1 = peg$parseJUNCTION();
+                        s1 = peg$parseSYSLOG();
                         if (s1 !== peg$FAILED) {
                           s2 = peg$parse_();
-                          s3 = peg$parseObjectRef();
+                          s3 = peg$parseLISTENER();
                           if (s3 !== peg$FAILED) {
                             s4 = peg$parse_();
-                            s5 = peg$parseJunctionTail();
+                            s5 = peg$parseINGESTOR();
                             if (s5 !== peg$FAILED) {
-                              peg$savedPos = s0;
-                              s0 = peg$f25(s3, s5);
+                              s6 = peg$parse_();
+                              s7 = peg$parseObjectRef();
+                              if (s7 !== peg$FAILED) {
+                                s8 = peg$parse_();
+                                s9 = peg$parseSyslogIngestorTail();
+                                if (s9 !== peg$FAILED) {
+                                  peg$savedPos = s0;
+                                  s0 = peg$f25(s7, s9);
+                                } else {
+                                  peg$currPos = s0;
+                                  s0 = peg$FAILED;
+                                }
+                              } else {
+                                peg$currPos = s0;
+                                s0 = peg$FAILED;
+                              }
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
@@ -1832,16 +1884,23 @@ function peg$parse(input, options) {
                         }
                         if (s0 === peg$FAILED) {
                           s0 = peg$currPos;
-                          s1 = peg$parseCORRELATOR();
+                          s1 = peg$parseTOPIC();
                           if (s1 !== peg$FAILED) {
                             s2 = peg$parse_();
-                            s3 = peg$parseObjectRef();
+                            s3 = peg$parseINGESTOR();
                             if (s3 !== peg$FAILED) {
                               s4 = peg$parse_();
-                              s5 = peg$parseCorrelatorTail();
+                              s5 = peg$parseObjectRef();
                               if (s5 !== peg$FAILED) {
-                                peg$savedPos = s0;
-                                s0 = peg$f26(s3, s5);
+                                s6 = peg$parse_();
+                                s7 = peg$parseTopicIngestorTail();
+                                if (s7 !== peg$FAILED) {
+                                  peg$savedPos = s0;
+                                  s0 = peg$f26(s5, s7);
+                                } else {
+                                  peg$currPos = s0;
+                                  s0 = peg$FAILED;
+                                }
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -1856,13 +1915,13 @@ function peg$parse(input, options) {
                           }
                           if (s0 === peg$FAILED) {
                             s0 = peg$currPos;
-                            s1 = peg$parseEMITTER();
+                            s1 = peg$parseJUNCTION();
                             if (s1 !== peg$FAILED) {
                               s2 = peg$parse_();
                               s3 = peg$parseObjectRef();
                               if (s3 !== peg$FAILED) {
                                 s4 = peg$parse_();
-                                s5 = peg$parseEmitterTail();
+                                s5 = peg$parseJunctionTail();
                                 if (s5 !== peg$FAILED) {
                                   peg$savedPos = s0;
                                   s0 = peg$f27(s3, s5);
@@ -1877,6 +1936,56 @@ function peg$parse(input, options) {
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
+                            }
+                            if (s0 === peg$FAILED) {
+                              s0 = peg$currPos;
+                              s1 = peg$parseCORRELATOR();
+                              if (s1 !== peg$FAILED) {
+                                s2 = peg$parse_();
+                                s3 = peg$parseObjectRef();
+                                if (s3 !== peg$FAILED) {
+                                  s4 = peg$parse_();
+                                  s5 = peg$parseCorrelatorTail();
+                                  if (s5 !== peg$FAILED) {
+                                    peg$savedPos = s0;
+                                    s0 = peg$f28(s3, s5);
+                                  } else {
+                                    peg$currPos = s0;
+                                    s0 = peg$FAILED;
+                                  }
+                                } else {
+                                  peg$currPos = s0;
+                                  s0 = peg$FAILED;
+                                }
+                              } else {
+                                peg$currPos = s0;
+                                s0 = peg$FAILED;
+                              }
+                              if (s0 === peg$FAILED) {
+                                s0 = peg$currPos;
+                                s1 = peg$parseEMITTER();
+                                if (s1 !== peg$FAILED) {
+                                  s2 = peg$parse_();
+                                  s3 = peg$parseObjectRef();
+                                  if (s3 !== peg$FAILED) {
+                                    s4 = peg$parse_();
+                                    s5 = peg$parseEmitterTail();
+                                    if (s5 !== peg$FAILED) {
+                                      peg$savedPos = s0;
+                                      s0 = peg$f29(s3, s5);
+                                    } else {
+                                      peg$currPos = s0;
+                                      s0 = peg$FAILED;
+                                    }
+                                  } else {
+                                    peg$currPos = s0;
+                                    s0 = peg$FAILED;
+                                  }
+                                } else {
+                                  peg$currPos = s0;
+                                  s0 = peg$FAILED;
+                                }
+                              }
                             }
                           }
                         }
@@ -1901,7 +2010,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSCHEMA();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f28();
+      s1 = peg$f30();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -1925,7 +2034,7 @@ function peg$parse(input, options) {
         s4 = peg$parseSCHEMA();
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f29();
+          s0 = peg$f31();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1939,7 +2048,7 @@ function peg$parse(input, options) {
         s1 = peg$parseCODEC();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f30();
+          s1 = peg$f32();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -1947,7 +2056,7 @@ function peg$parse(input, options) {
           s1 = peg$parseRESOURCE();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f31();
+            s1 = peg$f33();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -1955,7 +2064,7 @@ function peg$parse(input, options) {
             s1 = peg$parseRELAY();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f32();
+              s1 = peg$f34();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
@@ -1963,7 +2072,7 @@ function peg$parse(input, options) {
               s1 = peg$parseVHOST();
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f33();
+                s1 = peg$f35();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
@@ -1971,7 +2080,7 @@ function peg$parse(input, options) {
                 s1 = peg$parseENDPOINT();
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f34();
+                  s1 = peg$f36();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
@@ -1979,7 +2088,7 @@ function peg$parse(input, options) {
                   s1 = peg$parseCLIENT();
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f35();
+                    s1 = peg$f37();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
@@ -1993,7 +2102,7 @@ function peg$parse(input, options) {
                         s5 = peg$parseINGESTOR();
                         if (s5 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s0 = peg$f36();
+                          s0 = peg$f38();
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -2017,7 +2126,7 @@ function peg$parse(input, options) {
                           s5 = peg$parseINGESTOR();
                           if (s5 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s0 = peg$f37();
+                            s0 = peg$f39();
                           } else {
                             peg$currPos = s0;
                             s0 = peg$FAILED;
@@ -2032,36 +2141,54 @@ function peg$parse(input, options) {
                       }
                       if (s0 === peg$FAILED) {
                         s0 = peg$currPos;
-                        s1 = peg$parseINGESTOR();
+                        s1 = peg$parseTOPIC();
                         if (s1 !== peg$FAILED) {
-                          peg$savedPos = s0;
-                          s1 = peg$f38();
+                          s2 = peg$parse_();
+                          s3 = peg$parseINGESTOR();
+                          if (s3 !== peg$FAILED) {
+                            peg$savedPos = s0;
+                            s0 = peg$f40();
+                          } else {
+                            peg$currPos = s0;
+                            s0 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
                         }
-                        s0 = s1;
                         if (s0 === peg$FAILED) {
                           s0 = peg$currPos;
-                          s1 = peg$parseJUNCTION();
+                          s1 = peg$parseINGESTOR();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f39();
+                            s1 = peg$f41();
                           }
                           s0 = s1;
                           if (s0 === peg$FAILED) {
                             s0 = peg$currPos;
-                            s1 = peg$parseCORRELATOR();
+                            s1 = peg$parseJUNCTION();
                             if (s1 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s1 = peg$f40();
+                              s1 = peg$f42();
                             }
                             s0 = s1;
                             if (s0 === peg$FAILED) {
                               s0 = peg$currPos;
-                              s1 = peg$parseEMITTER();
+                              s1 = peg$parseCORRELATOR();
                               if (s1 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s1 = peg$f41();
+                                s1 = peg$f43();
                               }
                               s0 = s1;
+                              if (s0 === peg$FAILED) {
+                                s0 = peg$currPos;
+                                s1 = peg$parseEMITTER();
+                                if (s1 !== peg$FAILED) {
+                                  peg$savedPos = s0;
+                                  s1 = peg$f44();
+                                }
+                                s0 = s1;
+                              }
                             }
                           }
                         }
@@ -2086,7 +2213,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSCHEMAS();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f42();
+      s1 = peg$f45();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2110,7 +2237,7 @@ function peg$parse(input, options) {
         s4 = peg$parseSCHEMAS();
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f43();
+          s0 = peg$f46();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2124,7 +2251,7 @@ function peg$parse(input, options) {
         s1 = peg$parseCODECS();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f44();
+          s1 = peg$f47();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -2132,7 +2259,7 @@ function peg$parse(input, options) {
           s1 = peg$parseRESOURCES();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f45();
+            s1 = peg$f48();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -2140,7 +2267,7 @@ function peg$parse(input, options) {
             s1 = peg$parseRELAYS();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f46();
+              s1 = peg$f49();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
@@ -2148,7 +2275,7 @@ function peg$parse(input, options) {
               s1 = peg$parseVHOSTS();
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f47();
+                s1 = peg$f50();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
@@ -2156,7 +2283,7 @@ function peg$parse(input, options) {
                 s1 = peg$parseENDPOINTS();
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f48();
+                  s1 = peg$f51();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
@@ -2164,7 +2291,7 @@ function peg$parse(input, options) {
                   s1 = peg$parseCLIENTS();
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f49();
+                    s1 = peg$f52();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
@@ -2172,7 +2299,7 @@ function peg$parse(input, options) {
                     s1 = peg$parseINGESTORS();
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f50();
+                      s1 = peg$f53();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -2180,7 +2307,7 @@ function peg$parse(input, options) {
                       s1 = peg$parseJUNCTIONS();
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f51();
+                        s1 = peg$f54();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -2188,7 +2315,7 @@ function peg$parse(input, options) {
                         s1 = peg$parseCORRELATORS();
                         if (s1 !== peg$FAILED) {
                           peg$savedPos = s0;
-                          s1 = peg$f52();
+                          s1 = peg$f55();
                         }
                         s0 = s1;
                         if (s0 === peg$FAILED) {
@@ -2196,7 +2323,7 @@ function peg$parse(input, options) {
                           s1 = peg$parseEMITTERS();
                           if (s1 !== peg$FAILED) {
                             peg$savedPos = s0;
-                            s1 = peg$f53();
+                            s1 = peg$f56();
                           }
                           s0 = s1;
                         }
@@ -2287,7 +2414,7 @@ function peg$parse(input, options) {
         }
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f54(s3, s4);
+          s0 = peg$f57(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2326,7 +2453,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f55(s1, s3, s4);
+        s0 = peg$f58(s1, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2358,7 +2485,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f56(s1, s2);
+      s0 = peg$f59(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2380,7 +2507,7 @@ function peg$parse(input, options) {
           s2 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f57(s1, s2);
+        s0 = peg$f60(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2397,7 +2524,7 @@ function peg$parse(input, options) {
     s1 = peg$parseOPTIONAL();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f58();
+      s1 = peg$f61();
     }
     s0 = s1;
 
@@ -2411,7 +2538,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSENSITIVE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f59();
+      s1 = peg$f62();
     }
     s0 = s1;
 
@@ -2425,7 +2552,7 @@ function peg$parse(input, options) {
     s1 = peg$parseFieldType();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f60(s1);
+      s1 = peg$f63(s1);
     }
     s0 = s1;
 
@@ -2444,7 +2571,7 @@ function peg$parse(input, options) {
       s5 = peg$parseSTRICT();
       if (s5 !== peg$FAILED) {
         peg$savedPos = s4;
-        s5 = peg$f61();
+        s5 = peg$f64();
       }
       s4 = s5;
       if (s4 !== peg$FAILED) {
@@ -2530,7 +2657,7 @@ function peg$parse(input, options) {
         }
         if (s7 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f62(s1, s4, s5);
+          s0 = peg$f65(s1, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2557,7 +2684,7 @@ function peg$parse(input, options) {
       s3 = peg$parseWireTypeLeaf();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f63(s1, s3);
+        s0 = peg$f66(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2577,7 +2704,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWireType();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f64(s1);
+      s1 = peg$f67(s1);
     }
     s0 = s1;
 
@@ -2623,7 +2750,7 @@ function peg$parse(input, options) {
                 if (s14 !== peg$FAILED) {
                   s15 = peg$parseCodecRules();
                   peg$savedPos = s0;
-                  s0 = peg$f65(s8, s14, s15);
+                  s0 = peg$f68(s8, s14, s15);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2673,7 +2800,7 @@ function peg$parse(input, options) {
                 if (s11 !== peg$FAILED) {
                   s12 = peg$parseCodecRules();
                   peg$savedPos = s0;
-                  s0 = peg$f66(s5, s11, s12);
+                  s0 = peg$f69(s5, s11, s12);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2709,7 +2836,7 @@ function peg$parse(input, options) {
             s4 = peg$parseSYSLOG();
             if (s4 !== peg$FAILED) {
               peg$savedPos = s3;
-              s4 = peg$f67();
+              s4 = peg$f70();
             }
             s3 = s4;
           }
@@ -2725,7 +2852,7 @@ function peg$parse(input, options) {
                 if (s9 !== peg$FAILED) {
                   s10 = peg$parseCodecRules();
                   peg$savedPos = s0;
-                  s0 = peg$f68(s3, s9, s10);
+                  s0 = peg$f71(s3, s9, s10);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2783,7 +2910,7 @@ function peg$parse(input, options) {
                     s17 = peg$parseStringLeaf();
                     if (s17 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s0 = peg$f69(s5, s9, s13, s17);
+                      s0 = peg$f72(s5, s9, s13, s17);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -2853,7 +2980,7 @@ function peg$parse(input, options) {
       s2 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f70(s1, s2);
+    s0 = peg$f73(s1, s2);
 
     return s0;
   }
@@ -2906,7 +3033,7 @@ function peg$parse(input, options) {
                   s12 = null;
                 }
                 peg$savedPos = s0;
-                s0 = peg$f71(s11, s12);
+                s0 = peg$f74(s11, s12);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -2993,7 +3120,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f72(s3, s4);
+        s0 = peg$f75(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3019,7 +3146,7 @@ function peg$parse(input, options) {
         s5 = peg$parseRFC3339();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f73(s1);
+          s0 = peg$f76(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3043,7 +3170,7 @@ function peg$parse(input, options) {
     s1 = peg$parseProgram();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f74(s1);
+      s1 = peg$f77(s1);
     }
     s0 = s1;
 
@@ -3072,7 +3199,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f75(s3, s4);
+        s0 = peg$f78(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3152,7 +3279,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f76(s1, s2, s3);
+      s0 = peg$f79(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3177,7 +3304,7 @@ function peg$parse(input, options) {
           s7 = peg$parseConfigBlock();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f77(s3, s7);
+            s0 = peg$f80(s3, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3205,7 +3332,7 @@ function peg$parse(input, options) {
           s5 = peg$parseStringLeaf();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f78(s5);
+            s0 = peg$f81(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3230,7 +3357,7 @@ function peg$parse(input, options) {
     s1 = peg$parseHostname();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f79(s1);
+      s1 = peg$f82(s1);
     }
     s0 = s1;
 
@@ -3261,7 +3388,7 @@ function peg$parse(input, options) {
               s13 = peg$parseHTTP();
               if (s13 !== peg$FAILED) {
                 peg$savedPos = s12;
-                s13 = peg$f80(s3, s7);
+                s13 = peg$f83(s3, s7);
               }
               s12 = s13;
               if (s12 !== peg$FAILED) {
@@ -3278,7 +3405,7 @@ function peg$parse(input, options) {
               s8 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f81(s3, s7, s8);
+            s0 = peg$f84(s3, s7, s8);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3338,7 +3465,35 @@ function peg$parse(input, options) {
     s3 = peg$parseConfigClause();
     if (s3 !== peg$FAILED) {
       peg$savedPos = s0;
-      s0 = peg$f82(s2, s3);
+      s0 = peg$f85(s2, s3);
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseKafkaClientTail() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    s1 = peg$currPos;
+    s2 = peg$parseMountClause();
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_();
+      s1 = s2;
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
+    if (s1 === peg$FAILED) {
+      s1 = null;
+    }
+    s2 = peg$parseConfigClause();
+    if (s2 !== peg$FAILED) {
+      peg$savedPos = s0;
+      s0 = peg$f86(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3357,7 +3512,7 @@ function peg$parse(input, options) {
       s3 = peg$parseConfigBlock();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f83(s3);
+        s0 = peg$f87(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3386,7 +3541,7 @@ function peg$parse(input, options) {
           s7 = peg$parseVersionLeaf();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f84(s3, s7);
+            s0 = peg$f88(s3, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3472,7 +3627,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s3;
-        s3 = peg$f85(s4, s5);
+        s3 = peg$f89(s4, s5);
       } else {
         peg$currPos = s3;
         s3 = peg$FAILED;
@@ -3490,7 +3645,7 @@ function peg$parse(input, options) {
       }
       if (s5 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f86(s3);
+        s0 = peg$f90(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3525,13 +3680,13 @@ function peg$parse(input, options) {
           s6 = peg$parseNumber();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s5;
-            s6 = peg$f87(s1, s6);
+            s6 = peg$f91(s1, s6);
           }
           s5 = s6;
         }
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f88(s1, s5);
+          s0 = peg$f92(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3654,7 +3809,7 @@ function peg$parse(input, options) {
                     s15 = null;
                   }
                   peg$savedPos = s0;
-                  s0 = peg$f89(s3, s5, s6, s12, s13, s14, s15);
+                  s0 = peg$f93(s3, s5, s6, s12, s13, s14, s15);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3760,7 +3915,172 @@ function peg$parse(input, options) {
                     s14 = null;
                   }
                   peg$savedPos = s0;
-                  s0 = peg$f90(s3, s5, s6, s12, s13, s14);
+                  s0 = peg$f94(s3, s5, s6, s12, s13, s14);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseTopicIngestorTail() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31;
+
+    s0 = peg$currPos;
+    s1 = peg$parseFROM();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$parseObjectRef();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseTOPIC();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseStringLeaf();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parse_();
+            s9 = peg$parseGROUP();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_();
+              s11 = peg$parseStringLeaf();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parse_();
+                s13 = peg$parseSTART();
+                if (s13 !== peg$FAILED) {
+                  s14 = peg$parse_();
+                  s15 = peg$parseFROM();
+                  if (s15 !== peg$FAILED) {
+                    s16 = peg$parse_();
+                    s17 = peg$currPos;
+                    s18 = peg$parseEARLIEST();
+                    if (s18 !== peg$FAILED) {
+                      peg$savedPos = s17;
+                      s18 = peg$f95(s3, s7, s11);
+                    }
+                    s17 = s18;
+                    if (s17 === peg$FAILED) {
+                      s17 = peg$currPos;
+                      s18 = peg$parseLATEST();
+                      if (s18 !== peg$FAILED) {
+                        peg$savedPos = s17;
+                        s18 = peg$f96(s3, s7, s11);
+                      }
+                      s17 = s18;
+                    }
+                    if (s17 !== peg$FAILED) {
+                      s18 = peg$parse_();
+                      s19 = peg$parseAckModeClause();
+                      if (s19 !== peg$FAILED) {
+                        s20 = peg$parse_();
+                        s21 = peg$parseQuiesceClause();
+                        if (s21 !== peg$FAILED) {
+                          s22 = peg$parse_();
+                          s23 = peg$parseDECODE();
+                          if (s23 !== peg$FAILED) {
+                            s24 = peg$parse_();
+                            s25 = peg$parseUSING();
+                            if (s25 !== peg$FAILED) {
+                              s26 = peg$parse_();
+                              s27 = peg$parseObjectRef();
+                              if (s27 !== peg$FAILED) {
+                                s28 = [];
+                                s29 = peg$currPos;
+                                s30 = peg$parse_();
+                                s31 = peg$parseRoute();
+                                if (s31 !== peg$FAILED) {
+                                  s29 = s31;
+                                } else {
+                                  peg$currPos = s29;
+                                  s29 = peg$FAILED;
+                                }
+                                if (s29 !== peg$FAILED) {
+                                  while (s29 !== peg$FAILED) {
+                                    s28.push(s29);
+                                    s29 = peg$currPos;
+                                    s30 = peg$parse_();
+                                    s31 = peg$parseRoute();
+                                    if (s31 !== peg$FAILED) {
+                                      s29 = s31;
+                                    } else {
+                                      peg$currPos = s29;
+                                      s29 = peg$FAILED;
+                                    }
+                                  }
+                                } else {
+                                  s28 = peg$FAILED;
+                                }
+                                if (s28 !== peg$FAILED) {
+                                  s29 = peg$currPos;
+                                  s30 = peg$parse_();
+                                  s31 = peg$parseGeneralErrorClause();
+                                  if (s31 !== peg$FAILED) {
+                                    s29 = s31;
+                                  } else {
+                                    peg$currPos = s29;
+                                    s29 = peg$FAILED;
+                                  }
+                                  if (s29 === peg$FAILED) {
+                                    s29 = null;
+                                  }
+                                  peg$savedPos = s0;
+                                  s0 = peg$f97(s3, s7, s11, s17, s19, s21, s27, s28, s29);
+                                } else {
+                                  peg$currPos = s0;
+                                  s0 = peg$FAILED;
+                                }
+                              } else {
+                                peg$currPos = s0;
+                                s0 = peg$FAILED;
+                              }
+                            } else {
+                              peg$currPos = s0;
+                              s0 = peg$FAILED;
+                            }
+                          } else {
+                            peg$currPos = s0;
+                            s0 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3890,7 +4210,7 @@ function peg$parse(input, options) {
             s6 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f91(s3, s4, s5, s6);
+          s0 = peg$f98(s3, s4, s5, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3945,7 +4265,7 @@ function peg$parse(input, options) {
                         s22 = peg$parseEARLIEST();
                         if (s22 !== peg$FAILED) {
                           peg$savedPos = s21;
-                          s22 = peg$f92(s5, s11, s17);
+                          s22 = peg$f99(s5, s11, s17);
                         }
                         s21 = s22;
                         if (s21 === peg$FAILED) {
@@ -3953,7 +4273,7 @@ function peg$parse(input, options) {
                           s22 = peg$parseLATEST();
                           if (s22 !== peg$FAILED) {
                             peg$savedPos = s21;
-                            s22 = peg$f93(s5, s11, s17);
+                            s22 = peg$f100(s5, s11, s17);
                           }
                           s21 = s22;
                         }
@@ -4057,7 +4377,7 @@ function peg$parse(input, options) {
                                             }
                                             if (s42 !== peg$FAILED) {
                                               peg$savedPos = s0;
-                                              s0 = peg$f94(s5, s11, s17, s21, s27, s28, s36, s40, s41, s42);
+                                              s0 = peg$f101(s5, s11, s17, s21, s27, s28, s36, s40, s41, s42);
                                             } else {
                                               peg$currPos = s0;
                                               s0 = peg$FAILED;
@@ -4153,7 +4473,7 @@ function peg$parse(input, options) {
     s1 = peg$parseDROP();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f95();
+      s1 = peg$f102();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4167,7 +4487,7 @@ function peg$parse(input, options) {
           s5 = peg$parseObjectRef();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f96(s5);
+            s0 = peg$f103(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4186,7 +4506,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseEmitterTail() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
 
     s0 = peg$currPos;
     s1 = peg$parseFROM();
@@ -4198,264 +4518,382 @@ function peg$parse(input, options) {
         s5 = peg$parseTO();
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
-          s7 = peg$parseSYSLOG();
+          s7 = peg$parseKafkaTarget();
           if (s7 !== peg$FAILED) {
             s8 = peg$parse_();
-            s9 = peg$parseObjectRef();
+            s9 = peg$parseAckModeClause();
             if (s9 !== peg$FAILED) {
               s10 = peg$parse_();
-              s11 = peg$currPos;
-              s12 = peg$parseModeClause();
-              if (s12 !== peg$FAILED) {
-                s13 = peg$parse_();
-                s11 = s12;
+              s11 = peg$parseEmitterRest();
+              if (s11 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f104(s3, s7, s9, s11);
               } else {
-                peg$currPos = s11;
-                s11 = peg$FAILED;
+                peg$currPos = s0;
+                s0 = peg$FAILED;
               }
-              if (s11 === peg$FAILED) {
-                s11 = null;
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      s1 = peg$parseFROM();
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parse_();
+        s3 = peg$parseObjectRef();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          s5 = peg$parseTO();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parse_();
+            s7 = peg$parseSYSLOG();
+            if (s7 !== peg$FAILED) {
+              s8 = peg$parse_();
+              s9 = peg$parseObjectRef();
+              if (s9 !== peg$FAILED) {
+                s10 = peg$parse_();
+                s11 = peg$currPos;
+                s12 = peg$parseAckModeClause();
+                if (s12 !== peg$FAILED) {
+                  s13 = peg$parse_();
+                  s11 = s12;
+                } else {
+                  peg$currPos = s11;
+                  s11 = peg$FAILED;
+                }
+                if (s11 === peg$FAILED) {
+                  s11 = null;
+                }
+                s12 = peg$parseEmitterRest();
+                if (s12 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f105(s3, s9, s11, s12);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
               }
-              s12 = peg$parseRETRY();
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseKafkaTarget() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12;
+
+    s0 = peg$currPos;
+    s1 = peg$parseKAFKA();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$parseObjectRef();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseTOPIC();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseStringLeaf();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$currPos;
+            s9 = peg$parse_();
+            s10 = peg$parseKEY();
+            if (s10 !== peg$FAILED) {
+              s11 = peg$parse_();
+              s12 = peg$parseExpressionLeaf();
               if (s12 !== peg$FAILED) {
-                s13 = peg$parse_();
-                s14 = peg$parsePOLICY();
-                if (s14 !== peg$FAILED) {
-                  s15 = peg$parse_();
-                  s16 = peg$parseBACKOFF();
-                  if (s16 !== peg$FAILED) {
-                    s17 = peg$parse_();
-                    s18 = peg$parseDurationLeaf();
-                    if (s18 !== peg$FAILED) {
+                s8 = s12;
+              } else {
+                peg$currPos = s8;
+                s8 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s8;
+              s8 = peg$FAILED;
+            }
+            if (s8 === peg$FAILED) {
+              s8 = null;
+            }
+            peg$savedPos = s0;
+            s0 = peg$f106(s3, s7, s8);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseEmitterRest() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33;
+
+    s0 = peg$currPos;
+    s1 = peg$parseRETRY();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$parsePOLICY();
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        s5 = peg$parseBACKOFF();
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseDurationLeaf();
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parse_();
+            s9 = peg$parseMAX();
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_();
+              s11 = peg$parseDurationLeaf();
+              if (s11 !== peg$FAILED) {
+                s12 = peg$parse_();
+                s13 = peg$parseENCODE();
+                if (s13 !== peg$FAILED) {
+                  s14 = peg$parse_();
+                  s15 = peg$parseUSING();
+                  if (s15 !== peg$FAILED) {
+                    s16 = peg$parse_();
+                    s17 = peg$parseObjectRef();
+                    if (s17 !== peg$FAILED) {
+                      s18 = peg$currPos;
                       s19 = peg$parse_();
-                      s20 = peg$parseMAX();
+                      s20 = peg$parseALLOW();
                       if (s20 !== peg$FAILED) {
                         s21 = peg$parse_();
-                        s22 = peg$parseDurationLeaf();
+                        s22 = peg$parseSENSITIVE();
                         if (s22 !== peg$FAILED) {
                           s23 = peg$parse_();
-                          s24 = peg$parseENCODE();
+                          if (input.charCodeAt(peg$currPos) === 40) {
+                            s24 = peg$c1;
+                            peg$currPos++;
+                          } else {
+                            s24 = peg$FAILED;
+                            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+                          }
                           if (s24 !== peg$FAILED) {
                             s25 = peg$parse_();
-                            s26 = peg$parseUSING();
+                            s26 = peg$parseFieldLeaf();
                             if (s26 !== peg$FAILED) {
-                              s27 = peg$parse_();
-                              s28 = peg$parseObjectRef();
-                              if (s28 !== peg$FAILED) {
-                                s29 = peg$currPos;
-                                s30 = peg$parse_();
-                                s31 = peg$parseALLOW();
-                                if (s31 !== peg$FAILED) {
-                                  s32 = peg$parse_();
-                                  s33 = peg$parseSENSITIVE();
-                                  if (s33 !== peg$FAILED) {
-                                    s34 = peg$parse_();
-                                    if (input.charCodeAt(peg$currPos) === 40) {
-                                      s35 = peg$c1;
-                                      peg$currPos++;
-                                    } else {
-                                      s35 = peg$FAILED;
-                                      if (peg$silentFails === 0) { peg$fail(peg$e1); }
-                                    }
-                                    if (s35 !== peg$FAILED) {
-                                      s36 = peg$parse_();
-                                      s37 = peg$parseFieldLeaf();
-                                      if (s37 !== peg$FAILED) {
-                                        s38 = [];
-                                        s39 = peg$currPos;
-                                        s40 = peg$parse_();
-                                        if (input.charCodeAt(peg$currPos) === 44) {
-                                          s41 = peg$c2;
-                                          peg$currPos++;
-                                        } else {
-                                          s41 = peg$FAILED;
-                                          if (peg$silentFails === 0) { peg$fail(peg$e2); }
-                                        }
-                                        if (s41 !== peg$FAILED) {
-                                          s42 = peg$parse_();
-                                          s43 = peg$parseFieldLeaf();
-                                          if (s43 !== peg$FAILED) {
-                                            s39 = s43;
-                                          } else {
-                                            peg$currPos = s39;
-                                            s39 = peg$FAILED;
-                                          }
-                                        } else {
-                                          peg$currPos = s39;
-                                          s39 = peg$FAILED;
-                                        }
-                                        while (s39 !== peg$FAILED) {
-                                          s38.push(s39);
-                                          s39 = peg$currPos;
-                                          s40 = peg$parse_();
-                                          if (input.charCodeAt(peg$currPos) === 44) {
-                                            s41 = peg$c2;
-                                            peg$currPos++;
-                                          } else {
-                                            s41 = peg$FAILED;
-                                            if (peg$silentFails === 0) { peg$fail(peg$e2); }
-                                          }
-                                          if (s41 !== peg$FAILED) {
-                                            s42 = peg$parse_();
-                                            s43 = peg$parseFieldLeaf();
-                                            if (s43 !== peg$FAILED) {
-                                              s39 = s43;
-                                            } else {
-                                              peg$currPos = s39;
-                                              s39 = peg$FAILED;
-                                            }
-                                          } else {
-                                            peg$currPos = s39;
-                                            s39 = peg$FAILED;
-                                          }
-                                        }
-                                        s39 = peg$parse_();
-                                        if (input.charCodeAt(peg$currPos) === 41) {
-                                          s40 = peg$c3;
-                                          peg$currPos++;
-                                        } else {
-                                          s40 = peg$FAILED;
-                                          if (peg$silentFails === 0) { peg$fail(peg$e3); }
-                                        }
-                                        if (s40 !== peg$FAILED) {
-                                          peg$savedPos = s29;
-                                          s29 = peg$f97(s3, s9, s11, s18, s22, s28, s37, s38);
-                                        } else {
-                                          peg$currPos = s29;
-                                          s29 = peg$FAILED;
-                                        }
-                                      } else {
-                                        peg$currPos = s29;
-                                        s29 = peg$FAILED;
-                                      }
-                                    } else {
-                                      peg$currPos = s29;
-                                      s29 = peg$FAILED;
-                                    }
-                                  } else {
-                                    peg$currPos = s29;
-                                    s29 = peg$FAILED;
-                                  }
-                                } else {
-                                  peg$currPos = s29;
-                                  s29 = peg$FAILED;
-                                }
-                                if (s29 === peg$FAILED) {
-                                  s29 = null;
-                                }
-                                s30 = peg$currPos;
-                                s31 = peg$parse_();
-                                s32 = peg$parseBATCH();
-                                if (s32 !== peg$FAILED) {
-                                  s33 = peg$parse_();
-                                  s34 = peg$parseMAX();
-                                  if (s34 !== peg$FAILED) {
-                                    s35 = peg$parse_();
-                                    s36 = peg$parseSIZE();
-                                    if (s36 !== peg$FAILED) {
-                                      s37 = peg$parse_();
-                                      s38 = peg$parseCountLeaf();
-                                      if (s38 !== peg$FAILED) {
-                                        s39 = peg$parse_();
-                                        s40 = peg$parseMAX();
-                                        if (s40 !== peg$FAILED) {
-                                          s41 = peg$parse_();
-                                          s42 = peg$parseTIME();
-                                          if (s42 !== peg$FAILED) {
-                                            s43 = peg$parse_();
-                                            s44 = peg$parseDurationLeaf();
-                                            if (s44 !== peg$FAILED) {
-                                              peg$savedPos = s30;
-                                              s30 = peg$f98(s3, s9, s11, s18, s22, s28, s29, s38, s44);
-                                            } else {
-                                              peg$currPos = s30;
-                                              s30 = peg$FAILED;
-                                            }
-                                          } else {
-                                            peg$currPos = s30;
-                                            s30 = peg$FAILED;
-                                          }
-                                        } else {
-                                          peg$currPos = s30;
-                                          s30 = peg$FAILED;
-                                        }
-                                      } else {
-                                        peg$currPos = s30;
-                                        s30 = peg$FAILED;
-                                      }
-                                    } else {
-                                      peg$currPos = s30;
-                                      s30 = peg$FAILED;
-                                    }
-                                  } else {
-                                    peg$currPos = s30;
-                                    s30 = peg$FAILED;
-                                  }
-                                } else {
-                                  peg$currPos = s30;
-                                  s30 = peg$FAILED;
-                                }
-                                if (s30 === peg$FAILED) {
-                                  s30 = null;
-                                }
-                                s31 = peg$currPos;
-                                s32 = peg$parse_();
-                                s33 = peg$parseFlushClause();
-                                if (s33 !== peg$FAILED) {
-                                  s31 = s33;
-                                } else {
-                                  peg$currPos = s31;
-                                  s31 = peg$FAILED;
-                                }
-                                if (s31 === peg$FAILED) {
-                                  s31 = null;
-                                }
-                                s32 = peg$currPos;
-                                s33 = peg$parse_();
-                                s34 = peg$parseMessageErrorClause();
-                                if (s34 !== peg$FAILED) {
-                                  s32 = s34;
-                                } else {
-                                  peg$currPos = s32;
-                                  s32 = peg$FAILED;
-                                }
-                                if (s32 === peg$FAILED) {
-                                  s32 = null;
-                                }
-                                s33 = peg$currPos;
-                                s34 = peg$parse_();
-                                s35 = peg$parseGeneralErrorClause();
-                                if (s35 !== peg$FAILED) {
-                                  s33 = s35;
-                                } else {
-                                  peg$currPos = s33;
-                                  s33 = peg$FAILED;
-                                }
-                                if (s33 === peg$FAILED) {
-                                  s33 = null;
-                                }
-                                peg$savedPos = s0;
-                                s0 = peg$f99(s3, s9, s11, s18, s22, s28, s29, s30, s31, s32, s33);
+                              s27 = [];
+                              s28 = peg$currPos;
+                              s29 = peg$parse_();
+                              if (input.charCodeAt(peg$currPos) === 44) {
+                                s30 = peg$c2;
+                                peg$currPos++;
                               } else {
-                                peg$currPos = s0;
-                                s0 = peg$FAILED;
+                                s30 = peg$FAILED;
+                                if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                              }
+                              if (s30 !== peg$FAILED) {
+                                s31 = peg$parse_();
+                                s32 = peg$parseFieldLeaf();
+                                if (s32 !== peg$FAILED) {
+                                  s28 = s32;
+                                } else {
+                                  peg$currPos = s28;
+                                  s28 = peg$FAILED;
+                                }
+                              } else {
+                                peg$currPos = s28;
+                                s28 = peg$FAILED;
+                              }
+                              while (s28 !== peg$FAILED) {
+                                s27.push(s28);
+                                s28 = peg$currPos;
+                                s29 = peg$parse_();
+                                if (input.charCodeAt(peg$currPos) === 44) {
+                                  s30 = peg$c2;
+                                  peg$currPos++;
+                                } else {
+                                  s30 = peg$FAILED;
+                                  if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                                }
+                                if (s30 !== peg$FAILED) {
+                                  s31 = peg$parse_();
+                                  s32 = peg$parseFieldLeaf();
+                                  if (s32 !== peg$FAILED) {
+                                    s28 = s32;
+                                  } else {
+                                    peg$currPos = s28;
+                                    s28 = peg$FAILED;
+                                  }
+                                } else {
+                                  peg$currPos = s28;
+                                  s28 = peg$FAILED;
+                                }
+                              }
+                              s28 = peg$parse_();
+                              if (input.charCodeAt(peg$currPos) === 41) {
+                                s29 = peg$c3;
+                                peg$currPos++;
+                              } else {
+                                s29 = peg$FAILED;
+                                if (peg$silentFails === 0) { peg$fail(peg$e3); }
+                              }
+                              if (s29 !== peg$FAILED) {
+                                peg$savedPos = s18;
+                                s18 = peg$f107(s7, s11, s17, s26, s27);
+                              } else {
+                                peg$currPos = s18;
+                                s18 = peg$FAILED;
                               }
                             } else {
-                              peg$currPos = s0;
-                              s0 = peg$FAILED;
+                              peg$currPos = s18;
+                              s18 = peg$FAILED;
                             }
                           } else {
-                            peg$currPos = s0;
-                            s0 = peg$FAILED;
+                            peg$currPos = s18;
+                            s18 = peg$FAILED;
                           }
                         } else {
-                          peg$currPos = s0;
-                          s0 = peg$FAILED;
+                          peg$currPos = s18;
+                          s18 = peg$FAILED;
                         }
                       } else {
-                        peg$currPos = s0;
-                        s0 = peg$FAILED;
+                        peg$currPos = s18;
+                        s18 = peg$FAILED;
                       }
+                      if (s18 === peg$FAILED) {
+                        s18 = null;
+                      }
+                      s19 = peg$currPos;
+                      s20 = peg$parse_();
+                      s21 = peg$parseBATCH();
+                      if (s21 !== peg$FAILED) {
+                        s22 = peg$parse_();
+                        s23 = peg$parseMAX();
+                        if (s23 !== peg$FAILED) {
+                          s24 = peg$parse_();
+                          s25 = peg$parseSIZE();
+                          if (s25 !== peg$FAILED) {
+                            s26 = peg$parse_();
+                            s27 = peg$parseCountLeaf();
+                            if (s27 !== peg$FAILED) {
+                              s28 = peg$parse_();
+                              s29 = peg$parseMAX();
+                              if (s29 !== peg$FAILED) {
+                                s30 = peg$parse_();
+                                s31 = peg$parseTIME();
+                                if (s31 !== peg$FAILED) {
+                                  s32 = peg$parse_();
+                                  s33 = peg$parseDurationLeaf();
+                                  if (s33 !== peg$FAILED) {
+                                    peg$savedPos = s19;
+                                    s19 = peg$f108(s7, s11, s17, s18, s27, s33);
+                                  } else {
+                                    peg$currPos = s19;
+                                    s19 = peg$FAILED;
+                                  }
+                                } else {
+                                  peg$currPos = s19;
+                                  s19 = peg$FAILED;
+                                }
+                              } else {
+                                peg$currPos = s19;
+                                s19 = peg$FAILED;
+                              }
+                            } else {
+                              peg$currPos = s19;
+                              s19 = peg$FAILED;
+                            }
+                          } else {
+                            peg$currPos = s19;
+                            s19 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s19;
+                          s19 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s19;
+                        s19 = peg$FAILED;
+                      }
+                      if (s19 === peg$FAILED) {
+                        s19 = null;
+                      }
+                      s20 = peg$currPos;
+                      s21 = peg$parse_();
+                      s22 = peg$parseFlushClause();
+                      if (s22 !== peg$FAILED) {
+                        s20 = s22;
+                      } else {
+                        peg$currPos = s20;
+                        s20 = peg$FAILED;
+                      }
+                      if (s20 === peg$FAILED) {
+                        s20 = null;
+                      }
+                      s21 = peg$currPos;
+                      s22 = peg$parse_();
+                      s23 = peg$parseMessageErrorClause();
+                      if (s23 !== peg$FAILED) {
+                        s21 = s23;
+                      } else {
+                        peg$currPos = s21;
+                        s21 = peg$FAILED;
+                      }
+                      if (s21 === peg$FAILED) {
+                        s21 = null;
+                      }
+                      s22 = peg$currPos;
+                      s23 = peg$parse_();
+                      s24 = peg$parseGeneralErrorClause();
+                      if (s24 !== peg$FAILED) {
+                        s22 = s24;
+                      } else {
+                        peg$currPos = s22;
+                        s22 = peg$FAILED;
+                      }
+                      if (s22 === peg$FAILED) {
+                        s22 = null;
+                      }
+                      peg$savedPos = s0;
+                      s0 = peg$f109(s7, s11, s17, s18, s19, s20, s21, s22);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -4524,7 +4962,63 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f100();
+        s0 = peg$f110();
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseAckModeClause() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    s1 = peg$parseMODE();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parse_();
+      s3 = peg$currPos;
+      s4 = peg$parseACK();
+      if (s4 !== peg$FAILED) {
+        peg$savedPos = s3;
+        s4 = peg$f111();
+      }
+      s3 = s4;
+      if (s3 === peg$FAILED) {
+        s3 = peg$currPos;
+        s4 = peg$parseNO_ACK();
+        if (s4 === peg$FAILED) {
+          s4 = peg$currPos;
+          s5 = peg$parseNO();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parse_();
+            s7 = peg$parseACK();
+            if (s7 !== peg$FAILED) {
+              s5 = [s5, s6, s7];
+              s4 = s5;
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        }
+        if (s4 !== peg$FAILED) {
+          peg$savedPos = s3;
+          s4 = peg$f112();
+        }
+        s3 = s4;
+      }
+      if (s3 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f113(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4550,7 +5044,7 @@ function peg$parse(input, options) {
         s5 = peg$parseQuiesceAction();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f101(s5);
+          s0 = peg$f114(s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4574,7 +5068,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSUSPEND();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f102();
+      s1 = peg$f115();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4617,7 +5111,7 @@ function peg$parse(input, options) {
                 s8 = null;
               }
               peg$savedPos = s0;
-              s0 = peg$f103(s7, s8);
+              s0 = peg$f116(s7, s8);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -4639,7 +5133,7 @@ function peg$parse(input, options) {
         s1 = peg$parseDROP();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f104();
+          s1 = peg$f117();
         }
         s0 = s1;
       }
@@ -4658,7 +5152,7 @@ function peg$parse(input, options) {
       s3 = peg$parseOLDEST();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f105();
+        s0 = peg$f118();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4675,7 +5169,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNEWEST();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f106();
+          s0 = peg$f119();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4705,7 +5199,7 @@ function peg$parse(input, options) {
           s7 = peg$parseLOG();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f107();
+            s0 = peg$f120();
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4736,7 +5230,7 @@ function peg$parse(input, options) {
       s3 = peg$parseIMMEDIATE();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f108();
+        s0 = peg$f121();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4756,7 +5250,7 @@ function peg$parse(input, options) {
     s1 = peg$parseUNBRANCHED();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f109();
+      s1 = peg$f122();
     }
     s0 = s1;
 
@@ -4812,7 +5306,7 @@ function peg$parse(input, options) {
             s8 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f110(s3, s5, s6, s7, s8);
+          s0 = peg$f123(s3, s5, s6, s7, s8);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4903,7 +5397,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f111(s1, s2);
+      s0 = peg$f124(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -4913,7 +5407,7 @@ function peg$parse(input, options) {
       s1 = peg$parseSetClause();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f112(s1);
+        s1 = peg$f125(s1);
       }
       s0 = s1;
     }
@@ -4931,7 +5425,7 @@ function peg$parse(input, options) {
       s3 = peg$parseALL();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f113();
+        s0 = peg$f126();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5002,7 +5496,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f114(s3, s4);
+        s0 = peg$f127(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5034,7 +5528,7 @@ function peg$parse(input, options) {
         s5 = peg$parseExpressionLeaf();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f115(s1, s5);
+          s0 = peg$f128(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5058,7 +5552,7 @@ function peg$parse(input, options) {
     s1 = peg$parseLOG();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f116();
+      s1 = peg$f129();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5115,7 +5609,7 @@ function peg$parse(input, options) {
               s7 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f117(s5, s6, s7);
+            s0 = peg$f130(s5, s6, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5140,7 +5634,7 @@ function peg$parse(input, options) {
     s1 = peg$parseObjectName();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f118(s1);
+      s1 = peg$f131(s1);
     }
     s0 = s1;
 
@@ -5154,7 +5648,7 @@ function peg$parse(input, options) {
     s1 = peg$parseFieldName();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f119(s1);
+      s1 = peg$f132(s1);
     }
     s0 = s1;
 
@@ -5168,7 +5662,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f120(s1);
+      s1 = peg$f133(s1);
     }
     s0 = s1;
 
@@ -5182,7 +5676,7 @@ function peg$parse(input, options) {
     s1 = peg$parseDuration();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f121(s1);
+      s1 = peg$f134(s1);
     }
     s0 = s1;
 
@@ -5196,7 +5690,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSize();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f122(s1);
+      s1 = peg$f135(s1);
     }
     s0 = s1;
 
@@ -5210,7 +5704,7 @@ function peg$parse(input, options) {
     s1 = peg$parseInteger();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f123(s1);
+      s1 = peg$f136(s1);
     }
     s0 = s1;
 
@@ -5224,7 +5718,7 @@ function peg$parse(input, options) {
     s1 = peg$parseInteger();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f124(s1);
+      s1 = peg$f137(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5232,7 +5726,7 @@ function peg$parse(input, options) {
       s1 = peg$parseLATEST();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f125();
+        s1 = peg$f138();
       }
       s0 = s1;
     }
@@ -5247,7 +5741,7 @@ function peg$parse(input, options) {
     s1 = peg$parseOrExpression();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f126();
+      s1 = peg$f139();
     }
     s0 = s1;
 
@@ -5286,7 +5780,7 @@ function peg$parse(input, options) {
         s7 = peg$parseAndExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f127(s1, s7);
+          s3 = peg$f140(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5305,7 +5799,7 @@ function peg$parse(input, options) {
           s7 = peg$parseAndExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f127(s1, s7);
+            s3 = peg$f140(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5316,7 +5810,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f128(s1, s2);
+      s0 = peg$f141(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5340,7 +5834,7 @@ function peg$parse(input, options) {
         s7 = peg$parseNotExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f129(s1, s7);
+          s3 = peg$f142(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5359,7 +5853,7 @@ function peg$parse(input, options) {
           s7 = peg$parseNotExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f129(s1, s7);
+            s3 = peg$f142(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5370,7 +5864,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f130(s1, s2);
+      s0 = peg$f143(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5389,7 +5883,7 @@ function peg$parse(input, options) {
       s3 = peg$parseNotExpression();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f131(s3);
+        s0 = peg$f144(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5434,7 +5928,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f132(s1, s2);
+      s0 = peg$f145(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5453,7 +5947,7 @@ function peg$parse(input, options) {
       s3 = peg$parseAdditive();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f133(s1, s3);
+        s0 = peg$f146(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5483,7 +5977,7 @@ function peg$parse(input, options) {
         s4 = peg$parseNULL();
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f134(s3);
+          s0 = peg$f147(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5559,7 +6053,7 @@ function peg$parse(input, options) {
         s7 = peg$parseMultiplicative();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f135(s1, s5, s7);
+          s3 = peg$f148(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5578,7 +6072,7 @@ function peg$parse(input, options) {
           s7 = peg$parseMultiplicative();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f135(s1, s5, s7);
+            s3 = peg$f148(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5589,7 +6083,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f136(s1, s2);
+      s0 = peg$f149(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5642,7 +6136,7 @@ function peg$parse(input, options) {
         s7 = peg$parseUnary();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f137(s1, s5, s7);
+          s3 = peg$f150(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5661,7 +6155,7 @@ function peg$parse(input, options) {
           s7 = peg$parseUnary();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f137(s1, s5, s7);
+            s3 = peg$f150(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5672,7 +6166,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f138(s1, s2);
+      s0 = peg$f151(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5717,7 +6211,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f139(s3);
+        s0 = peg$f152(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5790,7 +6284,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f140(s1);
+      s1 = peg$f153(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5798,7 +6292,7 @@ function peg$parse(input, options) {
       s1 = peg$parseNumber();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f141(s1);
+        s1 = peg$f154(s1);
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -5806,7 +6300,7 @@ function peg$parse(input, options) {
         s1 = peg$parseTRUE();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f142();
+          s1 = peg$f155();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -5814,7 +6308,7 @@ function peg$parse(input, options) {
           s1 = peg$parseFALSE();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f143();
+            s1 = peg$f156();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -5822,7 +6316,7 @@ function peg$parse(input, options) {
             s1 = peg$parseNULL();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f144();
+              s1 = peg$f157();
             }
             s0 = s1;
           }
@@ -5852,7 +6346,7 @@ function peg$parse(input, options) {
         s5 = peg$parseFieldName();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f145(s1, s5);
+          s0 = peg$f158(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5963,7 +6457,7 @@ function peg$parse(input, options) {
               }
             }
             peg$savedPos = s6;
-            s6 = peg$f146(s1, s7, s8);
+            s6 = peg$f159(s1, s7, s8);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -5981,7 +6475,7 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f147(s1, s6);
+            s0 = peg$f160(s1, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6078,7 +6572,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f148(s1);
+        s0 = peg$f161(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6420,7 +6914,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f149(s1);
+        s0 = peg$f162(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6478,7 +6972,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f150(s1);
+        s0 = peg$f163(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6563,7 +7057,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f151(s1);
+        s0 = peg$f164(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6589,7 +7083,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f152(s1);
+      s1 = peg$f165(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -6720,7 +7214,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f153(s1);
+        s1 = peg$f166(s1);
       }
       s0 = s1;
     }
@@ -6809,7 +7303,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f154(s1);
+      s1 = peg$f167(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -9225,14 +9719,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseHTTP() {
+  function peg$parseGROUP() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 5);
     if (s1.toLowerCase() === peg$c79) {
-      peg$currPos += (4);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e147); }
@@ -9268,14 +9762,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIF_EXISTS() {
+  function peg$parseHTTP() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
+    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c80) {
-      peg$currPos += (2);
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e149); }
@@ -9311,17 +9805,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIF_NOT_EXISTS() {
+  function peg$parseIF_EXISTS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c80) {
+    if (s1.toLowerCase() === peg$c81) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e149); }
+      if (peg$silentFails === 0) { peg$fail(peg$e151); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9354,17 +9848,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIMMEDIATE() {
+  function peg$parseIF_NOT_EXISTS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 9);
+    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c81) {
-      peg$currPos += (9);
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e152); }
+      if (peg$silentFails === 0) { peg$fail(peg$e151); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -9391,13 +9885,13 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e151); }
+      if (peg$silentFails === 0) { peg$fail(peg$e152); }
     }
 
     return s0;
   }
 
-  function peg$parseINGESTION() {
+  function peg$parseIMMEDIATE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -9440,14 +9934,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseINGESTOR() {
+  function peg$parseINGESTION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
+    s1 = input.substr(peg$currPos, 9);
     if (s1.toLowerCase() === peg$c83) {
-      peg$currPos += (8);
+      peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e156); }
@@ -9483,14 +9977,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseINGESTORS() {
+  function peg$parseINGESTOR() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 9);
+    s1 = input.substr(peg$currPos, 8);
     if (s1.toLowerCase() === peg$c84) {
-      peg$currPos += (9);
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e158); }
@@ -9526,14 +10020,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseINHERIT() {
+  function peg$parseINGESTORS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
+    s1 = input.substr(peg$currPos, 9);
     if (s1.toLowerCase() === peg$c85) {
-      peg$currPos += (7);
+      peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e160); }
@@ -9569,14 +10063,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIS() {
+  function peg$parseINHERIT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
+    s1 = input.substr(peg$currPos, 7);
     if (s1.toLowerCase() === peg$c86) {
-      peg$currPos += (2);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e162); }
@@ -9612,14 +10106,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseJAQ() {
+  function peg$parseIS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
+    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c87) {
-      peg$currPos += (3);
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e164); }
@@ -9650,6 +10144,49 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e163); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseJAQ() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 3);
+    if (s1.toLowerCase() === peg$c88) {
+      peg$currPos += (3);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e166); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e165); }
     }
 
     return s0;
@@ -9692,7 +10229,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e165); }
+      if (peg$silentFails === 0) { peg$fail(peg$e167); }
     }
 
     return s0;
@@ -9704,51 +10241,8 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c88) {
-      peg$currPos += (8);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e167); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e166); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseJUNCTIONS() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 9);
     if (s1.toLowerCase() === peg$c89) {
-      peg$currPos += (9);
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e169); }
@@ -9784,14 +10278,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseLATEST() {
+  function peg$parseJUNCTIONS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 9);
     if (s1.toLowerCase() === peg$c90) {
-      peg$currPos += (6);
+      peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e171); }
@@ -9822,6 +10316,135 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e170); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseKAFKA() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c91) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e173); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e172); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseKEY() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 3);
+    if (s1.toLowerCase() === peg$c92) {
+      peg$currPos += (3);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e175); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e174); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseLATEST() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c93) {
+      peg$currPos += (6);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e177); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e176); }
     }
 
     return s0;
@@ -9864,7 +10487,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e172); }
+      if (peg$silentFails === 0) { peg$fail(peg$e178); }
     }
 
     return s0;
@@ -9876,137 +10499,8 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c91) {
-      peg$currPos += (8);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e174); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e173); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseLOG() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c92) {
-      peg$currPos += (3);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e176); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e175); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseMATCH() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c93) {
-      peg$currPos += (5);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e178); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e177); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseMAX() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
     if (s1.toLowerCase() === peg$c94) {
-      peg$currPos += (3);
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e180); }
@@ -10042,14 +10536,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseMESSAGE() {
+  function peg$parseLOG() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
+    s1 = input.substr(peg$currPos, 3);
     if (s1.toLowerCase() === peg$c95) {
-      peg$currPos += (7);
+      peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e182); }
@@ -10085,14 +10579,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseMODE() {
+  function peg$parseMATCH() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 5);
     if (s1.toLowerCase() === peg$c96) {
-      peg$currPos += (4);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e184); }
@@ -10128,14 +10622,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseMOUNT() {
+  function peg$parseMAX() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
+    s1 = input.substr(peg$currPos, 3);
     if (s1.toLowerCase() === peg$c97) {
-      peg$currPos += (5);
+      peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e186); }
@@ -10171,14 +10665,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNEWEST() {
+  function peg$parseMESSAGE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 7);
     if (s1.toLowerCase() === peg$c98) {
-      peg$currPos += (6);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e188); }
@@ -10214,14 +10708,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNO() {
+  function peg$parseMODE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
+    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c99) {
-      peg$currPos += (2);
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e190); }
@@ -10257,14 +10751,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNO_ACK() {
+  function peg$parseMOUNT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 5);
     if (s1.toLowerCase() === peg$c100) {
-      peg$currPos += (6);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e192); }
@@ -10300,14 +10794,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNOT() {
+  function peg$parseNEWEST() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
+    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c101) {
-      peg$currPos += (3);
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e194); }
@@ -10343,14 +10837,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNULL() {
+  function peg$parseNO() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c102) {
-      peg$currPos += (4);
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e196); }
@@ -10386,7 +10880,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOLDEST() {
+  function peg$parseNO_ACK() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -10429,14 +10923,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseON() {
+  function peg$parseNOT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
+    s1 = input.substr(peg$currPos, 3);
     if (s1.toLowerCase() === peg$c104) {
-      peg$currPos += (2);
+      peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e200); }
@@ -10472,17 +10966,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseON_CORRELATION() {
+  function peg$parseNULL() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
-      peg$currPos += (2);
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c105) {
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+      if (peg$silentFails === 0) { peg$fail(peg$e202); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10515,60 +11009,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseON_EMITTING() {
+  function peg$parseOLDEST() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
-      peg$currPos += (2);
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c106) {
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e202); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseON_GENERAL() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
-      peg$currPos += (2);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+      if (peg$silentFails === 0) { peg$fail(peg$e204); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10601,60 +11052,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseON_INGESTION() {
+  function peg$parseON() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
+    if (s1.toLowerCase() === peg$c107) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e204); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseON_MESSAGE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
-      peg$currPos += (2);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10687,60 +11095,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseON_OVERFLOW() {
+  function peg$parseON_CORRELATION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
+    if (s1.toLowerCase() === peg$c107) {
       peg$currPos += (2);
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e206); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseON_QUIESCE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c104) {
-      peg$currPos += (2);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e200); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10773,17 +11138,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOPTIONAL() {
+  function peg$parseON_EMITTING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c105) {
-      peg$currPos += (8);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c107) {
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e209); }
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10816,17 +11181,60 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOR() {
+  function peg$parseON_GENERAL() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c106) {
+    if (s1.toLowerCase() === peg$c107) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e211); }
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e209); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseON_INGESTION() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c107) {
+      peg$currPos += (2);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10859,17 +11267,60 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOR_REPLACE() {
+  function peg$parseON_MESSAGE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c106) {
+    if (s1.toLowerCase() === peg$c107) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e211); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseON_OVERFLOW() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c107) {
+      peg$currPos += (2);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10902,17 +11353,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseOVERFLOW() {
+  function peg$parseON_QUIESCE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
+    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c107) {
-      peg$currPos += (8);
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e214); }
+      if (peg$silentFails === 0) { peg$fail(peg$e206); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -10945,60 +11396,60 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePATH() {
+  function peg$parseOPTIONAL() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 8);
     if (s1.toLowerCase() === peg$c108) {
-      peg$currPos += (4);
+      peg$currPos += (8);
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e216); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e215); }
     }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e214); }
+    }
 
     return s0;
   }
 
-  function peg$parsePENDING() {
+  function peg$parseOR() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
+    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c109) {
-      peg$currPos += (7);
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e218); }
+      if (peg$silentFails === 0) { peg$fail(peg$e217); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11025,20 +11476,63 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e217); }
+      if (peg$silentFails === 0) { peg$fail(peg$e216); }
     }
 
     return s0;
   }
 
-  function peg$parsePOLICY() {
+  function peg$parseOR_REPLACE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c109) {
+      peg$currPos += (2);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e217); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e218); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseOVERFLOW() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 8);
     if (s1.toLowerCase() === peg$c110) {
-      peg$currPos += (6);
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e220); }
@@ -11074,14 +11568,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePROTOBUF() {
+  function peg$parsePATH() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
+    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c111) {
-      peg$currPos += (8);
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e222); }
@@ -11112,6 +11606,135 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e221); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePENDING() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c112) {
+      peg$currPos += (7);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e224); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e223); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePOLICY() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c113) {
+      peg$currPos += (6);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e226); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e225); }
+    }
+
+    return s0;
+  }
+
+  function peg$parsePROTOBUF() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 8);
+    if (s1.toLowerCase() === peg$c114) {
+      peg$currPos += (8);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e228); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e227); }
     }
 
     return s0;
@@ -11154,7 +11777,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e223); }
+      if (peg$silentFails === 0) { peg$fail(peg$e229); }
     }
 
     return s0;
@@ -11166,11 +11789,11 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c95) {
+    if (s1.toLowerCase() === peg$c98) {
       peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e182); }
+      if (peg$silentFails === 0) { peg$fail(peg$e188); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -11197,7 +11820,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e224); }
+      if (peg$silentFails === 0) { peg$fail(peg$e230); }
     }
 
     return s0;
@@ -11209,137 +11832,8 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c112) {
-      peg$currPos += (5);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e226); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e225); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseQUIESCE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c113) {
-      peg$currPos += (7);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e228); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e227); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseRELAY() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c114) {
-      peg$currPos += (5);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e230); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e229); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseRELAYS() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c115) {
-      peg$currPos += (6);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e232); }
@@ -11375,7 +11869,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseREPLACE() {
+  function peg$parseQUIESCE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -11418,14 +11912,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseRESOURCE() {
+  function peg$parseRELAY() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 8);
+    s1 = input.substr(peg$currPos, 5);
     if (s1.toLowerCase() === peg$c117) {
-      peg$currPos += (8);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e236); }
@@ -11461,14 +11955,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseRESOURCES() {
+  function peg$parseRELAYS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 9);
+    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c118) {
-      peg$currPos += (9);
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e238); }
@@ -11504,14 +11998,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseRETRY() {
+  function peg$parseREPLACE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
+    s1 = input.substr(peg$currPos, 7);
     if (s1.toLowerCase() === peg$c119) {
-      peg$currPos += (5);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e240); }
@@ -11547,14 +12041,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseRFC3339() {
+  function peg$parseRESOURCE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
+    s1 = input.substr(peg$currPos, 8);
     if (s1.toLowerCase() === peg$c120) {
-      peg$currPos += (7);
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e242); }
@@ -11585,6 +12079,135 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e241); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseRESOURCES() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 9);
+    if (s1.toLowerCase() === peg$c121) {
+      peg$currPos += (9);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e244); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e243); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseRETRY() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c122) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e246); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e245); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseRFC3339() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c123) {
+      peg$currPos += (7);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e248); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e247); }
     }
 
     return s0;
@@ -11627,7 +12250,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e243); }
+      if (peg$silentFails === 0) { peg$fail(peg$e249); }
     }
 
     return s0;
@@ -11639,137 +12262,8 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 8);
-    if (s1.toLowerCase() === peg$c121) {
-      peg$currPos += (8);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e245); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e244); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseSCHEMA() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c122) {
-      peg$currPos += (6);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e247); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e246); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseSCHEMAS() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c123) {
-      peg$currPos += (7);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e249); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e248); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseSECRET() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c124) {
-      peg$currPos += (6);
+      peg$currPos += (8);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e251); }
@@ -11805,14 +12299,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSEND() {
+  function peg$parseSCHEMA() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c125) {
-      peg$currPos += (4);
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e253); }
@@ -11848,14 +12342,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSENSITIVE() {
+  function peg$parseSCHEMAS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 9);
+    s1 = input.substr(peg$currPos, 7);
     if (s1.toLowerCase() === peg$c126) {
-      peg$currPos += (9);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e255); }
@@ -11891,14 +12385,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSET() {
+  function peg$parseSECRET() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
+    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c127) {
-      peg$currPos += (3);
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e257); }
@@ -11934,7 +12428,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSHOW() {
+  function peg$parseSEND() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -11977,14 +12471,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSIZE() {
+  function peg$parseSENSITIVE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 9);
     if (s1.toLowerCase() === peg$c129) {
-      peg$currPos += (4);
+      peg$currPos += (9);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e261); }
@@ -12020,14 +12514,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSTRICT() {
+  function peg$parseSET() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 3);
     if (s1.toLowerCase() === peg$c130) {
-      peg$currPos += (6);
+      peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e263); }
@@ -12063,14 +12557,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSUSPEND() {
+  function peg$parseSHOW() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
+    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c131) {
-      peg$currPos += (7);
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e265); }
@@ -12106,14 +12600,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSYSLOG() {
+  function peg$parseSIZE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c132) {
-      peg$currPos += (6);
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e267); }
@@ -12149,14 +12643,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTIME() {
+  function peg$parseSTART() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 5);
     if (s1.toLowerCase() === peg$c133) {
-      peg$currPos += (4);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e269); }
@@ -12192,14 +12686,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTIMEOUT() {
+  function peg$parseSTRICT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
+    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c134) {
-      peg$currPos += (7);
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e271); }
@@ -12235,14 +12729,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTLS() {
+  function peg$parseSUSPEND() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
+    s1 = input.substr(peg$currPos, 7);
     if (s1.toLowerCase() === peg$c135) {
-      peg$currPos += (3);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e273); }
@@ -12278,14 +12772,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTO() {
+  function peg$parseSYSLOG() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
+    s1 = input.substr(peg$currPos, 6);
     if (s1.toLowerCase() === peg$c136) {
-      peg$currPos += (2);
+      peg$currPos += (6);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e275); }
@@ -12321,14 +12815,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTRANSFORMATIONS() {
+  function peg$parseTIME() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 15);
+    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c137) {
-      peg$currPos += (15);
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e277); }
@@ -12364,14 +12858,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTRUE() {
+  function peg$parseTIMEOUT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 7);
     if (s1.toLowerCase() === peg$c138) {
-      peg$currPos += (4);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e279); }
@@ -12407,14 +12901,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTYPE() {
+  function peg$parseTLS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s1 = input.substr(peg$currPos, 3);
     if (s1.toLowerCase() === peg$c139) {
-      peg$currPos += (4);
+      peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e281); }
@@ -12450,14 +12944,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseUNBRANCHED() {
+  function peg$parseTO() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 10);
+    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c140) {
-      peg$currPos += (10);
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e283); }
@@ -12493,14 +12987,14 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseUPLOAD() {
+  function peg$parseTOPIC() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s1 = input.substr(peg$currPos, 5);
     if (s1.toLowerCase() === peg$c141) {
-      peg$currPos += (6);
+      peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e285); }
@@ -12536,17 +13030,17 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseUSING() {
+  function peg$parseTRANSFORMATIONS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c112) {
-      peg$currPos += (5);
+    s1 = input.substr(peg$currPos, 15);
+    if (s1.toLowerCase() === peg$c142) {
+      peg$currPos += (15);
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e226); }
+      if (peg$silentFails === 0) { peg$fail(peg$e287); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -12579,229 +13073,229 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseTRUE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c143) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e289); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e288); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseTYPE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c144) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e291); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e290); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseUNBRANCHED() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 10);
+    if (s1.toLowerCase() === peg$c145) {
+      peg$currPos += (10);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e293); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e292); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseUPLOAD() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c146) {
+      peg$currPos += (6);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e295); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e294); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseUSING() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c115) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e232); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e296); }
+    }
+
+    return s0;
+  }
+
   function peg$parseVERSION() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c142) {
-      peg$currPos += (7);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e288); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e287); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseVHOST() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c143) {
-      peg$currPos += (5);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e290); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e289); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseVHOSTS() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
-    if (s1.toLowerCase() === peg$c144) {
-      peg$currPos += (6);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e292); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e291); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseWHERE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c145) {
-      peg$currPos += (5);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e294); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e293); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseWIRE() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c146) {
-      peg$currPos += (4);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e296); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentPart();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e295); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseWITH() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
     if (s1.toLowerCase() === peg$c147) {
-      peg$currPos += (4);
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e298); }
@@ -12832,6 +13326,221 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e297); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseVHOST() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c148) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e300); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e299); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseVHOSTS() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 6);
+    if (s1.toLowerCase() === peg$c149) {
+      peg$currPos += (6);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e302); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e301); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseWHERE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c150) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e304); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e303); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseWIRE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c151) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e306); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e305); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseWITH() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c152) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e308); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e307); }
     }
 
     return s0;

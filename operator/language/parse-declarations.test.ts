@@ -186,6 +186,67 @@ const DECLARATIONS: { text: string; kind: string; name: string; spec: unknown }[
     },
   },
   {
+    text: "CREATE CLIENT k TYPE KAFKA CONFIG { 'bootstrap_servers' = 'b1:9092, b2:9092', 'client_id' = 'shop' }",
+    kind: 'KafkaClient',
+    name: 'k',
+    spec: { config: { bootstrapServers: ['b1:9092', 'b2:9092'], clientId: 'shop' } },
+  },
+  {
+    text: `CREATE CLIENT k TYPE KAFKA MOUNT creds VERSION 3 CONFIG { 'bootstrap_servers' = '[::1]:9093',
+      'security_protocol' = 'sasl_ssl', 'sasl_mechanism' = 'scram-sha-256', 'sasl_username' = 'u',
+      'sasl_password_file' = '{{ creds }}/pw', 'tls_ca_file' = '{{ creds }}/ca', 'tls_cert_file' = '{{ creds }}/c',
+      'tls_key_file' = '{{ creds }}/k' }`,
+    kind: 'KafkaClient',
+    name: 'k',
+    spec: {
+      mount: { resource: 'creds', version: 3 },
+      config: {
+        bootstrapServers: ['[::1]:9093'],
+        securityProtocol: 'sasl_ssl',
+        saslMechanism: 'scram-sha-256',
+        saslUsername: 'u',
+        saslPasswordFile: '{{ creds }}/pw',
+        tlsCaFile: '{{ creds }}/ca',
+        tlsCertFile: '{{ creds }}/c',
+        tlsKeyFile: '{{ creds }}/k',
+      },
+    },
+  },
+  {
+    text: `CREATE TOPIC INGESTOR t FROM k TOPIC 'orders' GROUP 'g' START FROM EARLIEST MODE ACK ON QUIESCE SUSPEND
+      DECODE USING c TO r SET p = metadata.partition UNBRANCHED FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG`,
+    kind: 'TopicIngestor',
+    name: 't',
+    spec: {
+      client: 'k',
+      topic: 'orders',
+      group: 'g',
+      startFrom: 'EARLIEST',
+      mode: 'ACK',
+      quiesce: { action: 'SUSPEND' },
+      codec: 'c',
+      routes: [route('r', { set: [{ field: 'p', value: 'metadata.partition' }] })],
+      onGeneralError: 'LOG',
+    },
+  },
+  {
+    text: `CREATE TOPIC INGESTOR t FROM k TOPIC 'orders' GROUP 'g' START FROM LATEST MODE NO ACK ON QUIESCE DROP
+      DECODE USING c TO r INHERIT ALL`,
+    kind: 'TopicIngestor',
+    name: 't',
+    spec: {
+      client: 'k',
+      topic: 'orders',
+      group: 'g',
+      startFrom: 'LATEST',
+      mode: 'NO_ACK',
+      quiesce: { action: 'DROP' },
+      codec: 'c',
+      routes: [route('r', { inheritAll: true })],
+      onGeneralError: 'LOG',
+    },
+  },
+  {
     text: `CREATE HTTP ENDPOINT INGESTOR i FROM e MODE NO ACK ON QUIESCE BUFFER MAX SIZE 1MiB DECODE USING c
       TO r INHERIT ALL UNBRANCHED FLUSH IMMEDIATE ON MESSAGE ERROR LOG ON GENERAL ERROR LOG`,
     kind: 'HttpIngestor',
@@ -380,6 +441,38 @@ const DECLARATIONS: { text: string; kind: string; name: string; spec: unknown }[
     spec: {
       from: 'lines',
       to: { type: 'SYSLOG', client: 'collector' },
+      mode: 'NO_ACK',
+      retry: { backoff: '1s', max: '1h' },
+      codec: 'sys',
+      flush: 'IMMEDIATE',
+      onMessageError: LOG,
+      onGeneralError: 'LOG',
+    },
+  },
+  {
+    text: `CREATE EMITTER out FROM lines TO KAFKA k TOPIC 'lines' KEY lower(input.hostname) MODE ACK
+      RETRY POLICY BACKOFF 1s MAX 1h ENCODE USING sys`,
+    kind: 'Emitter',
+    name: 'out',
+    spec: {
+      from: 'lines',
+      to: { type: 'KAFKA', client: 'k', topic: 'lines', key: 'lower(input.hostname)' },
+      mode: 'ACK',
+      retry: { backoff: '1s', max: '1h' },
+      codec: 'sys',
+      flush: 'IMMEDIATE',
+      onMessageError: LOG,
+      onGeneralError: 'LOG',
+    },
+  },
+  {
+    text: `CREATE EMITTER out FROM lines TO KAFKA k TOPIC 'lines' MODE NO ACK RETRY POLICY BACKOFF 1s MAX 1h
+      ENCODE USING sys`,
+    kind: 'Emitter',
+    name: 'out',
+    spec: {
+      from: 'lines',
+      to: { type: 'KAFKA', client: 'k', topic: 'lines' },
       mode: 'NO_ACK',
       retry: { backoff: '1s', max: '1h' },
       codec: 'sys',

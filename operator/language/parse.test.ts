@@ -33,8 +33,16 @@ describe('parseScript: statements without a resource form', () => {
       statement: { type: 'drop', kind: 'HttpIngestor', identifier: 'i', name: 'i', ifExists: false },
     },
     {
+      text: 'DROP TOPIC INGESTOR i',
+      statement: { type: 'drop', kind: 'TopicIngestor', identifier: 'i', name: 'i', ifExists: false },
+    },
+    {
       text: 'DROP CLIENT c',
-      statement: { type: 'drop', kind: 'SyslogClient', identifier: 'c', name: 'c', ifExists: false },
+      statement: { type: 'drop', kind: 'Client', identifier: 'c', name: 'c', ifExists: false },
+    },
+    {
+      text: 'SHOW CREATE CLIENT c',
+      statement: { type: 'show-create', kind: 'Client', identifier: 'c', name: 'c' },
     },
     { text: 'SHOW SCHEMAS', statement: { type: 'show', what: 'Schema' } },
     { text: 'SHOW WIRE SCHEMAS', statement: { type: 'show', what: 'WireSchema' } },
@@ -44,7 +52,7 @@ describe('parseScript: statements without a resource form', () => {
     { text: 'SHOW RELAYS', statement: { type: 'show', what: 'Relay' } },
     { text: 'SHOW VHOSTS', statement: { type: 'show', what: 'Vhost' } },
     { text: 'SHOW ENDPOINTS', statement: { type: 'show', what: 'Endpoint' } },
-    { text: 'SHOW CLIENTS', statement: { type: 'show', what: 'SyslogClient' } },
+    { text: 'SHOW CLIENTS', statement: { type: 'show', what: 'Client' } },
     { text: 'SHOW INGESTORS', statement: { type: 'show', what: 'Ingestor' } },
     { text: 'SHOW JUNCTIONS', statement: { type: 'show', what: 'Junction' } },
     { text: 'SHOW CORRELATORS', statement: { type: 'show', what: 'Correlator' } },
@@ -230,6 +238,27 @@ describe('parseScript: bad input gives diagnostics', () => {
       expected: ['1:58 SR1005', '2:2 SR1016', '2:43 SR1006'],
     },
     {
+      name: 'a Kafka password written inline (SR1020, at its key) and an unknown Kafka key',
+      text: "CREATE CLIENT k TYPE KAFKA CONFIG { 'bootstrap_servers' = 'b:1', 'sasl_password' = 'x', 'acks' = 'all' }",
+      expected: ['1:66 SR1020', '1:89 SR1005'],
+    },
+    {
+      name: 'a client of an unknown TYPE',
+      text: "CREATE CLIENT k TYPE RABBIT CONFIG { 'addr' = 'b:1' }",
+      expected: ['1:22 SR1001'],
+    },
+    {
+      name: 'an emitter TO KAFKA without its MODE, and one without its TOPIC',
+      text: `CREATE EMITTER e FROM r TO KAFKA k TOPIC 't' RETRY POLICY BACKOFF 1s MAX 1m ENCODE USING c;
+CREATE EMITTER e FROM r TO KAFKA k MODE ACK RETRY POLICY BACKOFF 1s MAX 1m ENCODE USING c`,
+      expected: ['1:46 SR1001', '2:36 SR1001'],
+    },
+    {
+      name: 'a topic ingestor without START FROM',
+      text: "CREATE TOPIC INGESTOR t FROM k TOPIC 't' GROUP 'g' MODE ACK ON QUIESCE DROP DECODE USING c TO r INHERIT ALL",
+      expected: ['1:52 SR1001'],
+    },
+    {
       name: 'unknown CONFIG key of a protobuf codec',
       text: "CREATE CODEC p FROM PROTOBUF USING RESOURCE r VERSION 1 CONFIG { 'file' = 'a', 'root' = 'b' } MESSAGE 'a.B' TO SCHEMA s",
       expected: ['1:80 SR1005'],
@@ -262,6 +291,18 @@ describe('parseScript: bad input gives diagnostics', () => {
       for (const diagnostic of diagnostics) assert.equal(diagnostic.severity, 'error');
     });
   }
+
+  it('refuses an inline Kafka password without repeating it, and keeps it out of the object', () => {
+    const { statements, diagnostics } = parseScript(
+      "CREATE CLIENT k TYPE KAFKA CONFIG { 'bootstrap_servers' = 'b:1', 'sasl_password' = 'hunter2' }",
+    );
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.path]),
+      [['SR1020', 'spec.config']],
+    );
+    assert.match(diagnostics[0]?.message ?? '', /'sasl_password_file' = '\{\{ <resource> \}\}\/<file>'/);
+    assert.doesNotMatch(JSON.stringify({ statements, diagnostics }), /hunter2/);
+  });
 
   it('reports the errors of every statement with line and column in the file', () => {
     const text = [

@@ -6,7 +6,16 @@ import { clause, type PrintOptions } from './clause-defaults.js';
 
 /** How a reference to an object of `kind` is written (print.ts: as its own statement wrote it). */
 export type Reference = (
-  kind: 'Relay' | 'Schema' | 'Codec' | 'Endpoint' | 'Vhost' | 'SyslogClient' | 'Resource' | 'WireSchema',
+  kind:
+    | 'Relay'
+    | 'Schema'
+    | 'Codec'
+    | 'Endpoint'
+    | 'Vhost'
+    | 'SyslogClient'
+    | 'KafkaClient'
+    | 'Resource'
+    | 'WireSchema',
   name: string,
 ) => string;
 

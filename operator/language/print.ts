@@ -15,6 +15,7 @@ import {
   type Reference,
 } from './print-routes.js';
 import { clause, type PrintOptions } from './clause-defaults.js';
+import { KAFKA_CONFIG_KEYS } from '../api/kinds/kafka-client.js';
 
 type Printer<K extends GraphKind> = (spec: SpecByKind[K], name: string, printing: Printing) => string[];
 
@@ -55,6 +56,7 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
     ].join(' '),
   ],
   SyslogClient: printSyslogClient,
+  KafkaClient: printKafkaClient,
   HttpIngestor: (spec, name, printing) => [
     `CREATE HTTP ENDPOINT INGESTOR ${name}`,
     ...indent([
@@ -72,6 +74,20 @@ const PRINTERS: { [K in GraphKind]: Printer<K> } = {
     ...indent([
       `FROM ${printing.ref('SyslogClient', spec.client)}`,
       ...clause(printing, 'mode', `MODE ${words(spec.mode)}`),
+      quiesceClause(spec.quiesce),
+      `DECODE USING ${printing.ref('Codec', spec.codec)}`,
+      ...routeClauses(spec.routes, { ...printing, branching: true }),
+      ...clause(printing, 'general-error', `ON GENERAL ERROR ${spec.onGeneralError}`),
+    ]),
+  ],
+  TopicIngestor: (spec, name, printing) => [
+    `CREATE TOPIC INGESTOR ${name}`,
+    ...indent([
+      `FROM ${printing.ref('KafkaClient', spec.client)}`,
+      `TOPIC ${quote(spec.topic)}`,
+      `GROUP ${quote(spec.group)}`,
+      `START FROM ${spec.startFrom}`,
+      `MODE ${words(spec.mode)}`,
       quiesceClause(spec.quiesce),
       `DECODE USING ${printing.ref('Codec', spec.codec)}`,
       ...routeClauses(spec.routes, { ...printing, branching: true }),
@@ -207,6 +223,36 @@ function printSyslogClient(spec: SpecByKind['SyslogClient'], name: string, print
   ];
 }
 
+/** CONFIG keys in the order of docs/language.md's table, with their snake_case names. */
+const KAFKA_CONFIG_ORDER = [
+  'bootstrapServers',
+  'clientId',
+  'securityProtocol',
+  'saslMechanism',
+  'saslUsername',
+  'saslPasswordFile',
+  'tlsCaFile',
+  'tlsCertFile',
+  'tlsKeyFile',
+] as const;
+
+function printKafkaClient(spec: SpecByKind['KafkaClient'], name: string, printing: Printing): string[] {
+  const entries: [string, ConfigValue][] = [];
+  for (const field of KAFKA_CONFIG_ORDER) {
+    const value = spec.config[field];
+    if (value !== undefined)
+      entries.push([KAFKA_CONFIG_KEYS[field], Array.isArray(value) ? value.join(',') : value]);
+  }
+  return [
+    `CREATE CLIENT ${name}`,
+    ...indent([
+      'TYPE KAFKA',
+      ...(spec.mount === undefined ? [] : [mountText(spec.mount, printing.ref)]),
+      ...configBlock(entries, '  '),
+    ]),
+  ];
+}
+
 function printCorrelator(spec: SpecByKind['Correlator'], name: string, printing: Printing): string[] {
   const action = (side: SpecByKind['Correlator']['onTimeout']['left']) =>
     side.action === 'DROP'
@@ -228,14 +274,30 @@ function printCorrelator(spec: SpecByKind['Correlator'], name: string, printing:
   ];
 }
 
+/** `TO SYSLOG <client>`, or `TO KAFKA <client>` with its TOPIC and KEY lines. */
+function emitterTarget(to: SpecByKind['Emitter']['to'], printing: Printing): string[] {
+  if (to.type === 'SYSLOG') return [`TO SYSLOG ${printing.ref('SyslogClient', to.client)}`];
+  return [
+    `TO KAFKA ${printing.ref('KafkaClient', to.client)}`,
+    ...indent([
+      `TOPIC ${quote(to.topic ?? '')}`,
+      // The key on a line of its own: expression text from YAML may end in a `-- comment`.
+      ...(to.key === undefined ? [] : [`KEY ${to.key}`]),
+    ]),
+  ];
+}
+
 function printEmitter(spec: SpecByKind['Emitter'], name: string, printing: Printing): string[] {
   const { allowSensitive, batch } = spec;
+  // A Kafka emitter writes its MODE always: ACK and NO ACK are both real choices there.
+  const mode = `MODE ${spec.mode}`;
+  const modeIsDefault = spec.to.type === 'SYSLOG' && spec.mode === 'NO_ACK';
   return [
     `CREATE EMITTER ${name}`,
     ...indent([
       `FROM ${printing.ref('Relay', spec.from)}`,
-      `TO ${spec.to.type} ${printing.ref('SyslogClient', spec.to.client)}`,
-      ...clause(printing, 'mode', `MODE ${spec.mode}`),
+      ...emitterTarget(spec.to, printing),
+      ...(modeIsDefault ? clause(printing, 'mode', mode) : [mode]),
       `RETRY POLICY BACKOFF ${spec.retry.backoff} MAX ${spec.retry.max}`,
       `ENCODE USING ${printing.ref('Codec', spec.codec)}`,
       ...(allowSensitive === undefined || allowSensitive.length === 0

@@ -24,7 +24,7 @@ export interface Leaf {
   bare?: true;
 }
 
-export type ConfigKeys = 'syslog' | 'vhost-tls' | 'protobuf';
+export type ConfigKeys = 'syslog' | 'kafka' | 'vhost-tls' | 'protobuf';
 
 export interface RawConfig {
   /** Which keys the block takes (config-block.ts). */

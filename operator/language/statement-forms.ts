@@ -108,6 +108,27 @@ export const STATEMENT_FORMS: readonly StatementForm[] = [
       'tls_cert_file' = '{{ pki }}/server.crt', 'tls_key_file' = '{{ pki }}/server.key',
       'tls_ca_file' = '{{ pki }}/ca.crt' };`,
   },
+  // Kafka clients
+  {
+    title: 'Kafka client with one bootstrap server and nothing else',
+    text: "CREATE CLIENT kafka TYPE KAFKA CONFIG { 'bootstrap_servers' = 'localhost:9092' };",
+  },
+  {
+    title: 'Kafka client over SASL_SSL with every key, spaces around the commas, LATEST',
+    text: `create client Kafka_Main type kafka mount creds version latest config {
+      'tls_key_file' = '{{ creds }}/client.key', 'bootstrap_servers' = 'b-1.example.com:9093 , [::1]:9094,10.0.0.7:9095',
+      'client_id' = 'shop.orders-1', 'security_protocol' = 'sasl_ssl', 'sasl_mechanism' = 'scram-sha-512',
+      'sasl_username' = 'it''s me', 'sasl_password_file' = '{{ creds }}/password',
+      'tls_ca_file' = '{{ creds }}/ca.crt', 'tls_cert_file' = '{{ creds }}/client.crt' };`,
+  },
+  {
+    title: 'Kafka clients over ssl (no files), sasl_plaintext and plaintext',
+    text: `CREATE CLIENT k_ssl TYPE KAFKA CONFIG { 'bootstrap_servers' = 'h:9093', 'security_protocol' = 'ssl' };
+      CREATE CLIENT k_sasl TYPE KAFKA MOUNT creds VERSION 2 CONFIG { 'bootstrap_servers' = 'h:9092',
+        'security_protocol' = 'sasl_plaintext', 'sasl_mechanism' = 'plain', 'sasl_username' = 'u',
+        'sasl_password_file' = '{{ creds }}/p' };
+      CREATE CLIENT k_plain TYPE KAFKA CONFIG { 'security_protocol' = 'plaintext', 'bootstrap_servers' = 'h:1' };`,
+  },
   // HTTP ingestors
   {
     title: 'HTTP ingestor, BUFFER without overflow policy, one route',
@@ -147,6 +168,22 @@ export const STATEMENT_FORMS: readonly StatementForm[] = [
     title: 'syslog ingestor, DROP',
     text: `CREATE SYSLOG LISTENER INGESTOR s FROM c MODE NO ACK ON QUIESCE DROP DECODE USING syslog ${route} ON GENERAL ERROR LOG;`,
   },
+  // Topic ingestors
+  {
+    title: 'topic ingestor, ACK, SUSPEND, metadata in routes and handlers',
+    text: `CREATE TOPIC INGESTOR orders_in FROM kafka TOPIC 'shop.orders' GROUP 'streamroute-orders'
+      START FROM EARLIEST MODE ACK ON QUIESCE SUSPEND DECODE USING order_json
+      TO orders INHERIT ALL SET partition = metadata.partition, key = metadata.key UNBRANCHED FLUSH IMMEDIATE
+        ON MESSAGE ERROR SEND TO rejected SET where = metadata.topic || ':' || to_string(metadata.offset)
+      TO audit SET at = metadata.timestamp FLUSH IMMEDIATE ON MESSAGE ERROR LOG
+      ON GENERAL ERROR LOG;`,
+  },
+  {
+    title: 'topic ingestor, NO ACK written both ways, DROP, LATEST, IF NOT EXISTS',
+    text: `CREATE IF NOT EXISTS TOPIC INGESTOR t FROM k TOPIC 'a_b-c.d' GROUP 'g' START FROM LATEST MODE NO ACK
+        ON QUIESCE DROP DECODE USING c ${route} ON GENERAL ERROR LOG;
+      CREATE TOPIC INGESTOR u FROM k TOPIC 'x' GROUP 'x' START FROM LATEST MODE NO_ACK ON QUIESCE DROP DECODE USING c ${route};`,
+  },
   // Junctions
   { title: 'junction without a general error policy', text: `CREATE JUNCTION j FROM a, b ${route};` },
   {
@@ -182,6 +219,21 @@ export const STATEMENT_FORMS: readonly StatementForm[] = [
       ENCODE USING syslog ALLOW SENSITIVE (card, Iban) BATCH MAX SIZE 500 MAX TIME 2s FLUSH IMMEDIATE
       ON MESSAGE ERROR SEND TO failed INHERIT ALL SET why = error.message ON GENERAL ERROR LOG;`,
   },
+  {
+    title: 'emitter TO KAFKA with a KEY, MODE ACK and every optional clause',
+    text: `CREATE EMITTER to_kafka FROM orders TO KAFKA kafka TOPIC 'shop.orders-out'
+        KEY coalesce(input.customer, 'anonymous') || '/' || to_string(input.id)
+      MODE ACK RETRY POLICY BACKOFF 100ms MAX 10s ENCODE USING order_json ALLOW SENSITIVE (card)
+      BATCH MAX SIZE 1000 MAX TIME 50ms FLUSH IMMEDIATE
+      ON MESSAGE ERROR SEND TO failed INHERIT ALL SET why = error.message ON GENERAL ERROR LOG;`,
+  },
+  {
+    title: 'emitter TO KAFKA without a KEY, MODE NO ACK, short',
+    text: `CREATE EMITTER k_out FROM lines TO KAFKA k TOPIC 'lines' MODE NO ACK RETRY POLICY BACKOFF 1s MAX 1m
+      ENCODE USING syslog;
+      CREATE EMITTER k_out2 FROM lines TO KAFKA k TOPIC 'lines' KEY input.hostname MODE NO_ACK
+      RETRY POLICY BACKOFF 1s MAX 1m ENCODE USING syslog;`,
+  },
   // Short forms: every clause with a single value or an obvious default left out (docs/language.md,
   // "Clauses you may leave out"); clause-defaults.test.ts checks each against its full form.
   {
@@ -197,7 +249,9 @@ export const STATEMENT_FORMS: readonly StatementForm[] = [
     title: 'short forms of ingestors, with a route that keeps only its target and fields',
     text: `CREATE HTTP ENDPOINT INGESTOR i FROM e ON QUIESCE DROP DECODE USING c TO r INHERIT ALL;
       CREATE SYSLOG LISTENER INGESTOR s FROM c ON QUIESCE SUSPEND DECODE USING syslog
-        TO r INHERIT ALL TO audit SET x = input.x ON MESSAGE ERROR SEND TO errors INHERIT ALL;`,
+        TO r INHERIT ALL TO audit SET x = input.x ON MESSAGE ERROR SEND TO errors INHERIT ALL;
+      CREATE TOPIC INGESTOR t FROM k TOPIC 't' GROUP 'g' START FROM EARLIEST MODE ACK ON QUIESCE SUSPEND
+        DECODE USING c TO r INHERIT ALL;`,
   },
   {
     title: 'short forms of a correlator and an emitter',

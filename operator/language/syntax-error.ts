@@ -43,6 +43,7 @@ const KINDS = [
   'CLIENT',
   'HTTP',
   'SYSLOG',
+  'TOPIC',
   'INGESTOR',
   'JUNCTION',
   'CORRELATOR',

@@ -194,6 +194,29 @@ spec:
       assert.equal(diagnostics[0]!.message, "unknown protocol 'sctp': expected udp, tcp or tls");
     });
 
+    it('a Kafka password in the resource: SR1020 at the field, without the password', () => {
+      const text = `apiVersion: ${API_VERSION}
+kind: KafkaClient
+metadata: { name: kafka }
+spec:
+  config:
+    bootstrapServers: [b-1:9092]
+    securityProtocol: sasl_plaintext
+    saslMechanism: plain
+    saslUsername: shop
+    saslPassword: hunter2
+`;
+      const { diagnostics } = loadYamlObjects(text, FILE);
+      assert.deepEqual(
+        diagnostics.map(
+          (d) => `${d.code}@${d.location?.line ?? '?'}:${d.location?.column ?? '?'} ${d.path ?? ''}`,
+        ),
+        ['SR1020@10:5 spec.config.saslPassword', 'SR2072@5:3 spec.config.saslPasswordFile'],
+      );
+      assert.match(diagnostics[0]!.message, /a password is never kept in the resource/);
+      assert.doesNotMatch(diagnostics.map(formatDiagnostic).join('\n'), /hunter2/);
+    });
+
     it('a rule without a code of its own: SR1013', () => {
       const text = `apiVersion: ${API_VERSION}
 kind: SyslogIngestor

@@ -11,7 +11,7 @@ import { displayName } from '../api/display-names.js';
 import type { DomainState, ManifestObject } from './domain-state.js';
 import { objectId } from './object-store.js';
 import type { ShownObject } from './show-output.js';
-import { kindsOf } from './statement-tag.js';
+import { kindsOf, kindsText } from '../language/ast.js';
 
 export type Change = { ok: true; changed: boolean; notice?: string } | { ok: false; diagnostic: Diagnostic };
 
@@ -54,7 +54,7 @@ export class Candidate {
    */
   #what(kinds: readonly GraphKind[], statement: { name: string; identifier: string }): string {
     const found = this.find(kinds, statement.name)?.object;
-    if (found === undefined) return `${kinds.join(' or ')} ${statement.identifier}`;
+    if (found === undefined) return `${kindsText(kinds)} ${statement.identifier}`;
     return `${found.kind} ${displayName(found)}`;
   }
 

@@ -18,7 +18,7 @@ import type { StatementOutcome, Upload } from './protocol.js';
 import type { ResourceStore } from './resource-store.js';
 import { showCreateText } from './show-create-text.js';
 import { showItems, showTable } from './show-output.js';
-import { kindsOf } from './statement-tag.js';
+import { kindsOf, kindsText } from '../language/ast.js';
 
 /** The data plane's DESCRIBE: undefined when the domain runs no such component. */
 export type Describe = (
@@ -110,7 +110,7 @@ export async function runUpload(
 }
 
 function missing(statement: ShowCreateStatement | DescribeStatement, view: Candidate): StatementOutcome {
-  const what = `${kindsOf(statement.kind).join(' or ')} ${statement.identifier}`;
+  const what = `${kindsText(kindsOf(statement.kind))} ${statement.identifier}`;
   const message = `there is no ${what} in domain ${view.domain}`;
   return { status: 'error', diagnostics: [formatDiagnostic(error(message, statement))] };
 }

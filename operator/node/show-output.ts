@@ -6,7 +6,8 @@
 // name `orders-in` for one from YAML, and a reference by its target's display name.
 import { DisplayNames, displayName } from '../api/display-names.js';
 import type { GraphKind, GraphObject, SpecByKind } from '../api/index.js';
-import type { ShowTarget } from '../language/ast.js';
+import { kindsOf, type ShowTarget } from '../language/ast.js';
+import { DEFAULT_SECURITY_PROTOCOL } from '../api/kinds/kafka-client.js';
 import { WIDE_COLUMNS, type Column, type Ref } from './show-wide-columns.js';
 
 /** An object with the manifest file that declares it (none for statement objects). */
@@ -44,8 +45,14 @@ const COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
     ['PATH', (spec) => spec.path],
   ],
   SyslogClient: [
+    ['TYPE', () => 'SYSLOG'],
     ['PROTOCOL', (spec) => spec.config.protocol],
     ['ADDR', (spec) => spec.config.addr],
+  ],
+  KafkaClient: [
+    ['TYPE', () => 'KAFKA'],
+    ['PROTOCOL', (spec) => spec.config.securityProtocol ?? DEFAULT_SECURITY_PROTOCOL],
+    ['ADDR', (spec) => spec.config.bootstrapServers.join(',')],
   ],
   HttpIngestor: [
     ['TYPE', () => 'HTTP'],
@@ -56,6 +63,12 @@ const COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   SyslogIngestor: [
     ['TYPE', () => 'SYSLOG'],
     ['FROM', (spec, ref) => ref('SyslogClient', spec.client)],
+    ['CODEC', (spec, ref) => ref('Codec', spec.codec)],
+    ['TO', routesTo],
+  ],
+  TopicIngestor: [
+    ['TYPE', () => 'TOPIC'],
+    ['FROM', (spec, ref) => `${ref('KafkaClient', spec.client)} topic ${spec.topic}`],
     ['CODEC', (spec, ref) => ref('Codec', spec.codec)],
     ['TO', routesTo],
   ],
@@ -70,10 +83,16 @@ const COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   ],
   Emitter: [
     ['FROM', (spec, ref) => ref('Relay', spec.from)],
-    ['TO', (spec, ref) => ref('SyslogClient', spec.to.client)],
+    ['TO', (spec, ref) => emitterTarget(spec, ref)],
     ['CODEC', (spec, ref) => ref('Codec', spec.codec)],
   ],
 };
+
+/** `collector` (syslog), `kafka_main topic orders` (Kafka). */
+function emitterTarget(spec: SpecByKind['Emitter'], ref: Ref): string {
+  if (spec.to.type === 'SYSLOG') return ref('SyslogClient', spec.to.client);
+  return `${ref('KafkaClient', spec.to.client)} topic ${spec.to.topic ?? '?'}`;
+}
 
 function codecSource(spec: SpecByKind['Codec'], ref: Ref): string {
   if (spec.wireSchema !== undefined) return `WIRE JSON SCHEMA ${ref('WireSchema', spec.wireSchema)}`;
@@ -93,9 +112,9 @@ export interface ShowItem {
   latestVersion?: number;
 }
 
-/** The kinds SHOW <what> lists: SHOW INGESTORS lists both ingestor kinds. */
+/** The kinds SHOW <what> lists: SHOW INGESTORS lists every ingestor kind, SHOW CLIENTS both client kinds. */
 export function shownKinds(what: ShowTarget): GraphKind[] {
-  return what === 'Ingestor' ? ['HttpIngestor', 'SyslogIngestor'] : [what];
+  return kindsOf(what);
 }
 
 /** The rows of SHOW <what>, by name. `latestVersion` fills the LATEST column of SHOW RESOURCES. */

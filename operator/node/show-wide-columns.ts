@@ -24,7 +24,9 @@ function errorPolicy(policy: MessageErrorPolicy, ref: Ref): string {
 const onError = (spec: { routes: readonly Route[] }, ref: Ref): string =>
   spec.routes.map((route) => errorPolicy(route.onMessageError, ref)).join(', ');
 
-function quiesce(spec: SpecByKind['HttpIngestor'] | SpecByKind['SyslogIngestor']): string {
+function quiesce(
+  spec: SpecByKind['HttpIngestor'] | SpecByKind['SyslogIngestor'] | SpecByKind['TopicIngestor'],
+): string {
   const { action, maxSize, onOverflow } = spec.quiesce;
   const size = maxSize === undefined ? '' : ` MAX SIZE ${maxSize}`;
   const overflow = onOverflow === undefined ? '' : ` ON OVERFLOW ${onOverflow.replace('_', ' ')}`;
@@ -55,9 +57,24 @@ export const WIDE_COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
   Relay: [],
   Vhost: [['CERTIFICATE', (spec) => orDash(spec.tls?.secretName ?? spec.tls?.certFile)]],
   Endpoint: [['TYPE', (spec) => spec.type]],
+  // Both client kinds share SHOW CLIENTS, so they have the same columns (`-` where one does not apply).
   SyslogClient: [
     ['FRAMING', (spec) => orDash(spec.config.framing)],
     ['MAX MESSAGE SIZE', (spec) => orDash(spec.config.maxMessageSize?.toString())],
+    ['CLIENT ID', () => '-'],
+    ['SASL', () => '-'],
+  ],
+  KafkaClient: [
+    ['FRAMING', () => '-'],
+    ['MAX MESSAGE SIZE', () => '-'],
+    ['CLIENT ID', (spec) => orDash(spec.config.clientId)],
+    [
+      'SASL',
+      (spec) =>
+        spec.config.saslMechanism === undefined
+          ? '-'
+          : `${spec.config.saslMechanism} ${spec.config.saslUsername ?? '?'}`,
+    ],
   ],
   HttpIngestor: [
     ['MODE', (spec) => spec.mode],
@@ -65,6 +82,11 @@ export const WIDE_COLUMNS: { [K in GraphKind]: readonly Column<K>[] } = {
     ['ON MESSAGE ERROR', onError],
   ],
   SyslogIngestor: [
+    ['MODE', (spec) => spec.mode],
+    ['ON QUIESCE', quiesce],
+    ['ON MESSAGE ERROR', onError],
+  ],
+  TopicIngestor: [
     ['MODE', (spec) => spec.mode],
     ['ON QUIESCE', quiesce],
     ['ON MESSAGE ERROR', onError],

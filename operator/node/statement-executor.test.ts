@@ -147,7 +147,7 @@ describe('statement executor', () => {
         title: 'DROP IF EXISTS of a missing object',
         script: 'DROP INGESTOR IF EXISTS nope;',
         status: 'ok',
-        output: /^there is no HttpIngestor or SyslogIngestor nope; nothing dropped$/,
+        output: /^there is no HttpIngestor, SyslogIngestor or TopicIngestor nope; nothing dropped$/,
       },
       {
         title: 'DROP of an object another one uses',
@@ -415,6 +415,45 @@ describe('statement executor', () => {
           ].join('\n'),
           ['NAME  FROM  TO  CODEC  DECLARED IN', '(0 rows)'].join('\n'),
         ],
+      );
+    });
+
+    it('CLIENT names a client of either TYPE: SHOW CLIENTS, SHOW CREATE CLIENT and DROP CLIENT', async () => {
+      const reply = await node.run(
+        `CREATE CLIENT logs CONFIG { 'protocol' = 'udp', 'addr' = '127.0.0.1:5514' };
+         CREATE CLIENT Kafka_Main TYPE KAFKA CONFIG { 'bootstrap_servers' = 'b-1:9092, b-2:9092' };
+         SHOW CLIENTS; SHOW CREATE CLIENT kafka_main; DROP CLIENT kafka_main; DROP CLIENT logs; SHOW CLIENTS;`,
+      );
+      assert.equal(reply.ok, true, JSON.stringify(reply, null, 2));
+      assert.deepEqual(
+        reply.results.map((r) => r.output ?? r.statement),
+        [
+          'CREATE CLIENT logs',
+          'CREATE CLIENT Kafka_Main',
+          [
+            'NAME        TYPE    PROTOCOL   ADDR               DECLARED IN',
+            'Kafka_Main  KAFKA   plaintext  b-1:9092,b-2:9092  statement',
+            'logs        SYSLOG  udp        127.0.0.1:5514     statement',
+            '(2 rows)',
+          ].join('\n'),
+          "CREATE CLIENT Kafka_Main\n  TYPE KAFKA\n  CONFIG { 'bootstrap_servers' = 'b-1:9092,b-2:9092' };",
+          'DROP CLIENT kafka_main',
+          'DROP CLIENT logs',
+          ['NAME  TYPE  PROTOCOL  ADDR  DECLARED IN', '(0 rows)'].join('\n'),
+        ],
+      );
+    });
+
+    it('refuses a Kafka client with the name of a syslog client (SR2079)', async () => {
+      const reply = await node.run(
+        `CREATE CLIENT logs CONFIG { 'protocol' = 'udp', 'addr' = '127.0.0.1:5514' };
+         CREATE CLIENT logs TYPE KAFKA CONFIG { 'bootstrap_servers' = 'b-1:9092' };`,
+      );
+      assert.equal(reply.ok, false);
+      const failed = reply.results.find((r) => r.status === 'error');
+      assert.match(
+        failed?.diagnostics?.join('\n') ?? '',
+        /error SR2079: KafkaClient logs metadata.name: KafkaClient logs has the name of SyslogClient logs/,
       );
     });
 

@@ -3,7 +3,8 @@
 import type { GraphKind } from '../api/index.js';
 import type { CreateStatement, KindWord, ShowTarget, Statement } from '../language/ast.js';
 
-export const KIND_WORDS: Readonly<Record<KindWord, string>> = {
+/** The words of each kind and kind word: CLIENT is either client kind, INGESTOR any ingestor kind. */
+export const KIND_WORDS: Readonly<Record<KindWord | GraphKind, string>> = {
   Schema: 'SCHEMA',
   WireSchema: 'WIRE JSON SCHEMA',
   Resource: 'RESOURCE',
@@ -12,8 +13,11 @@ export const KIND_WORDS: Readonly<Record<KindWord, string>> = {
   Vhost: 'VHOST',
   Endpoint: 'ENDPOINT',
   SyslogClient: 'CLIENT',
+  KafkaClient: 'CLIENT',
+  Client: 'CLIENT',
   HttpIngestor: 'HTTP ENDPOINT INGESTOR',
   SyslogIngestor: 'SYSLOG LISTENER INGESTOR',
+  TopicIngestor: 'TOPIC INGESTOR',
   Junction: 'JUNCTION',
   Correlator: 'CORRELATOR',
   Emitter: 'EMITTER',
@@ -28,17 +32,12 @@ export const SHOW_WORDS: Readonly<Record<ShowTarget, string>> = {
   Relay: 'RELAYS',
   Vhost: 'VHOSTS',
   Endpoint: 'ENDPOINTS',
-  SyslogClient: 'CLIENTS',
+  Client: 'CLIENTS',
   Ingestor: 'INGESTORS',
   Junction: 'JUNCTIONS',
   Correlator: 'CORRELATORS',
   Emitter: 'EMITTERS',
 };
-
-/** The kinds a kind word stands for: INGESTOR is either ingestor kind. */
-export function kindsOf(kind: KindWord): GraphKind[] {
-  return kind === 'Ingestor' ? ['HttpIngestor', 'SyslogIngestor'] : [kind];
-}
 
 export function statementTag(statement: Statement): string {
   switch (statement.type) {

@@ -20,7 +20,7 @@ export const SHOWN_KINDS: readonly { kind: ShowTarget; plural: string; words: st
   { kind: 'Relay', plural: 'RELAYS', words: 'RELAY' },
   { kind: 'Vhost', plural: 'VHOSTS', words: 'VHOST' },
   { kind: 'Endpoint', plural: 'ENDPOINTS', words: 'ENDPOINT' },
-  { kind: 'SyslogClient', plural: 'CLIENTS', words: 'CLIENT' },
+  { kind: 'Client', plural: 'CLIENTS', words: 'CLIENT' },
   { kind: 'Ingestor', plural: 'INGESTORS', words: 'INGESTOR' },
   { kind: 'Junction', plural: 'JUNCTIONS', words: 'JUNCTION' },
   { kind: 'Correlator', plural: 'CORRELATORS', words: 'CORRELATOR' },

@@ -36,7 +36,7 @@ canonical statement. How each clause maps to a field: [statement-mapping.md](sta
 const KIND_NOTES: Readonly<Record<string, string>> = {
   Resource: [
     "`UPLOAD RESOURCE <r> VERSION '<directory>'` (client side) adds an immutable version, listed in the",
-    'status; files holding a private key are stored in a Secret. `spec.description` has no statement form:',
+    'status; files holding a private key or a password are stored in a Secret. `spec.description` has no statement form:',
     '`SHOW CREATE` prints it as a `--` comment above the statement.',
   ].join(' '),
   Endpoint: [
@@ -48,6 +48,12 @@ const KIND_NOTES: Readonly<Record<string, string>> = {
     "On Kubernetes, `TLS SECRET '<name>'` serves the hostnames with a `kubernetes.io/tls` Secret instead of a mounted resource.",
   SyslogClient:
     'CONFIG keys are written in snake_case in statements (`max_message_size`, `tls_cert_file`, …) and in camelCase in the resource.',
+  KafkaClient: [
+    'CONFIG keys are written in snake_case in statements (`bootstrap_servers`, `sasl_password_file`, …) and in camelCase',
+    'in the resource; `bootstrap_servers` is one comma-separated value in a statement and a list in the resource. A password',
+    'is never part of the resource: `saslPasswordFile` names a file of the mounted resource (a `saslPassword` field is',
+    'refused with SR1020).',
+  ].join(' '),
   Correlator:
     "Routes are SET-only and carry no UNBRANCHED of their own in the statement: their branching is the correlator's.",
 };

@@ -123,11 +123,18 @@ function descriptionOf(status: number, body: string): ComponentDescription | und
   }
 }
 
+/** SHOW INGESTORS' TYPE column → the ingestor's plural. */
+const INGESTOR_PLURALS: Readonly<Record<string, string>> = {
+  HTTP: 'httpingestors',
+  SYSLOG: 'syslogingestors',
+  TOPIC: 'topicingestors',
+};
+
 /** The live API's plural for a listed ingestor or emitter; undefined for other kinds. */
 function pluralOf(object: ListedObject): string | undefined {
   if (object.kind === 'Emitter') return 'emitters';
   if (object.kind !== 'Ingestor') return undefined;
-  return object.columns['TYPE'] === 'SYSLOG' ? 'syslogingestors' : 'httpingestors';
+  return INGESTOR_PLURALS[object.columns['TYPE'] ?? ''] ?? 'httpingestors';
 }
 
 /** Each listed ingestor's and emitter's describe on every node, as the live API gives it. */

@@ -11,6 +11,7 @@ import type { Sample } from '../graph/prometheus-text.js';
 export const TOP_KINDS = [
   'http-ingestor',
   'syslog-ingestor',
+  'topic-ingestor',
   'relay',
   'junction',
   'correlator',
@@ -61,11 +62,18 @@ export const TOP_SHOW_KINDS = ['Ingestor', 'Relay', 'Junction', 'Correlator', 'E
 /** `orders_in`, `Orders_In` and `orders-in` name one object (the key `graph --rates` uses too). */
 export const keyOf = componentKey;
 
+/** SHOW INGESTORS' TYPE column → the ingestor's kind. */
+const INGESTOR_TYPES: Readonly<Record<string, TopKind>> = {
+  HTTP: 'http-ingestor',
+  SYSLOG: 'syslog-ingestor',
+  TOPIC: 'topic-ingestor',
+};
+
 /** The kind a SHOW row stands for (an ingestor's TYPE says which). */
 export function kindOfListed(object: ListedObject): TopKind | undefined {
   switch (object.kind) {
     case 'Ingestor':
-      return object.columns['TYPE'] === 'SYSLOG' ? 'syslog-ingestor' : 'http-ingestor';
+      return INGESTOR_TYPES[object.columns['TYPE'] ?? ''] ?? 'http-ingestor';
     case 'Relay':
       return 'relay';
     case 'Junction':

@@ -46,7 +46,7 @@ describe('CRDs on a real kube-apiserver', function () {
     const server = await sharedKubeApiServer();
     clients = kubeClients(server);
     const names = await installCrds(clients);
-    assert.equal(names.length, 14);
+    assert.equal(names.length, 16);
   });
 
   for (const example of ['quickstart', 'full', 'kubernetes']) {

@@ -88,7 +88,12 @@ const RBAC_TABLE: readonly RbacRow[] = [
   {
     role: 'ClusterRole/streamroute-live-reader',
     apiGroup: 'live.streamroute.io',
-    resources: ['httpingestors/describe', 'syslogingestors/describe', 'emitters/describe'],
+    resources: [
+      'httpingestors/describe',
+      'syslogingestors/describe',
+      'topicingestors/describe',
+      'emitters/describe',
+    ],
     verbs: ['get'],
   },
   // data plane (ClusterRole)

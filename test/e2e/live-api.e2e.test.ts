@@ -295,6 +295,7 @@ describe('the live API through a real kube-apiserver (aggregated API, decision 0
       'relays/log',
       'httpingestors/describe',
       'syslogingestors/describe',
+      'topicingestors/describe',
       'emitters/describe',
     ]);
   });

@@ -17,7 +17,13 @@ export const READER_ROLE = {
   rules: [
     {
       apiGroups: [LIVE_GROUP],
-      resources: ['relays/log', 'httpingestors/describe', 'syslogingestors/describe', 'emitters/describe'],
+      resources: [
+        'relays/log',
+        'httpingestors/describe',
+        'syslogingestors/describe',
+        'topicingestors/describe',
+        'emitters/describe',
+      ],
       verbs: ['get'],
     },
   ],

@@ -127,8 +127,10 @@ relays
 vhosts
 vhostendpoints
 syslogclients
+kafkaclients
 httpingestors
 syslogingestors
+topicingestors
 junctions
 correlators
 emitters

@@ -15,7 +15,7 @@ const domainReport = object(
 const componentReport = object(
   {
     domain: str('Domain (namespace).'),
-    kind: str('HttpIngestor, SyslogIngestor or Emitter.'),
+    kind: str('HttpIngestor, SyslogIngestor, TopicIngestor or Emitter.'),
     name: str('Resource name.'),
     state: str('Starting, Running, Quiescing, Suspended, Retrying or Stopped.'),
     transientError: optional(str('Current transient error.', { maxLength: 512 })),

@@ -7,7 +7,7 @@ const uploadedVersion = object(
     version: int('Version number, from 1.', { minimum: 1 }),
     objectKind: oneOf(
       ['ConfigMap', 'Secret'] as const,
-      'Where the files are stored; Secret when any holds a private key.',
+      'Where the files are stored; Secret when any holds a private key or a password.',
     ),
     objectName: str('Name of the immutable object holding the files.'),
     files: list(str('A path inside the version.'), 'Files of this version.'),

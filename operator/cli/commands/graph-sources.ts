@@ -23,7 +23,7 @@ const DRAWN: readonly ShowTarget[] = [
   'Relay',
   'Vhost',
   'Endpoint',
-  'SyslogClient',
+  'Client',
   'Ingestor',
   'Junction',
   'Correlator',

@@ -42,6 +42,8 @@ export const target: FuzzTarget = {
     'Codec',
     'HttpIngestor',
     'SyslogIngestor',
+    'KafkaClient',
+    'TopicIngestor',
     'Emitter',
     'Junction',
     'Correlator',
