@@ -35,6 +35,7 @@ export const MESSAGE_ERROR_CODES = {
   SR3030: 'Encoded syslog payload exceeds the UDP limit of 65,507 bytes',
   SR3031: 'Encoded syslog payload needs an octet count of more than ten digits',
   SR3032: 'Encoded syslog payload contains LF, which non-transparent framing cannot carry',
+  SR3033: 'The Kafka broker refused the record for itself (too large for the topic, or invalid)',
   SR3101: 'Division by zero',
   SR3102: 'Arithmetic overflow: the result does not fit its type',
   SR3103: 'A function argument out of its domain',

@@ -23,6 +23,7 @@ import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from './throttled-drops.
 export const COMPONENT_KINDS = [
   'http-ingestor',
   'syslog-ingestor',
+  'topic-ingestor',
   'relay',
   'junction',
   'correlator',

@@ -15,6 +15,7 @@ export const COMPONENT_RECORDS = [
   'relays',
   'httpIngestors',
   'syslogIngestors',
+  'topicIngestors',
   'junctions',
   'correlators',
   'emitters',
@@ -39,6 +40,7 @@ export function diffGraphs(previous: Graph | undefined, next: Graph): GraphDiff 
     relays,
     httpIngestors: diff('httpIngestors'),
     syslogIngestors: diff('syslogIngestors'),
+    topicIngestors: diff('topicIngestors'),
     junctions: diff('junctions'),
     correlators: diff('correlators'),
     emitters: diff('emitters'),
@@ -113,6 +115,12 @@ const INPUTS: Record<ComponentRecord, (graph: Graph, name: string) => Inputs> = 
       own: [spec, ...clientInputs(graph, spec.client), ...codecInputs(graph, spec.codec)],
       relays: routeRelays(spec.routes),
     };
+  },
+  topicIngestors(graph, name) {
+    const spec = graph.topicIngestors[name];
+    if (spec === undefined) return { own: [], relays: [] };
+    const client = [graph.kafkaClients[spec.client], displayOf(graph, 'kafkaClients', spec.client)];
+    return { own: [spec, ...client, ...codecInputs(graph, spec.codec)], relays: routeRelays(spec.routes) };
   },
   junctions(graph, name) {
     const spec = graph.junctions[name];

@@ -31,6 +31,7 @@ export const KIND_OF_RECORD: Record<ComponentRecord, string> = {
   relays: 'relay',
   httpIngestors: 'http-ingestor',
   syslogIngestors: 'syslog-ingestor',
+  topicIngestors: 'topic-ingestor',
   junctions: 'junction',
   correlators: 'correlator',
   emitters: 'emitter',

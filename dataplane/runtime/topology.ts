@@ -355,6 +355,7 @@ const RECORD_OF: Record<Exclude<ComponentKind, 'subscriber'>, DisplayRecord> = {
   relay: 'relays',
   'http-ingestor': 'httpIngestors',
   'syslog-ingestor': 'syslogIngestors',
+  'topic-ingestor': 'topicIngestors',
   junction: 'junctions',
   correlator: 'correlators',
   emitter: 'emitters',
