@@ -25,6 +25,17 @@ suite=bookworm
 runtime_packages=(base-files netbase tzdata ca-certificates libc6 libgcc-s1 gcc-12-base libstdc++6)
 log() { printf 'image-bases: %s\n' "$*" >&2; }
 
+# ---- tools (before the cache check: it asks podman, which must run on runc) -------------------------
+missing=()
+for package in mmdebstrap podman buildah runc uidmap fuse-overlayfs; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  log "installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
 # ---- inputs ---------------------------------------------------------------------------------------
 # Debian stanzas of the host's apt sources (deb822 or one-line), others (vendors' repositories) left
 # out. STREAMROUTE_DEBIAN_SOURCES names a file of your own instead.
@@ -75,17 +86,6 @@ if podman image exists "$runtime_image" && podman image exists "$build_image"; t
   log "cached: $runtime_image $build_image"
   printf 'BUILD_IMAGE=%s\nRUNTIME_IMAGE=%s\n' "$build_image" "$runtime_image"
   exit 0
-fi
-
-# ---- tools ----------------------------------------------------------------------------------------
-missing=()
-for package in mmdebstrap podman buildah uidmap fuse-overlayfs; do
-  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
-done
-if ((${#missing[@]})); then
-  log "installing ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
 work="$(mktemp -d "$containers_root/tmp/bases.XXXXXX")"

@@ -8,12 +8,15 @@ containers_root="${STREAMROUTE_CONTAINERS_ROOT:-$HOME/.cache/streamroute/contain
 mkdir -p "$image_cache" "$containers_root/storage" "$containers_root/run" "$containers_root/tmp"
 
 # The sandbox may not raise RLIMIT_NPROC/NOFILE: with podman's default ulimits every container fails
-# to start. No systemd here: cgroupfs and a file event log.
+# to start. No systemd here: cgroupfs and a file event log. runc, not crun: on a cgroup v1 host that also
+# mounts the v2 hierarchy (hybrid), crun refuses to create any container ("cgroups in hybrid mode not
+# supported"); runc runs there, and is what the test cluster's containerd uses anyway.
 cat >"$containers_root/containers.conf" <<CONF
 [containers]
 default_ulimits = []
 [engine]
 cgroup_manager = "cgroupfs"
+runtime = "runc"
 events_logger = "file"
 events_logfile_path = "$containers_root/events.log"
 image_copy_tmp_dir = "$containers_root/tmp"
