@@ -27,8 +27,8 @@ export type DescribedKind = 'ingestor' | 'emitter';
 /** DESCRIBE INGESTOR|EMITTER: one component on this node. */
 export interface ComponentDescription {
   domain: string;
-  /** `http-ingestor`, `syslog-ingestor` or `emitter`. */
-  kind: 'http-ingestor' | 'syslog-ingestor' | 'emitter';
+  /** `http-ingestor`, `syslog-ingestor`, `topic-ingestor` or `emitter`. */
+  kind: 'http-ingestor' | 'syslog-ingestor' | 'topic-ingestor' | 'emitter';
   /** The resource name: the component's identity (node reports, the admin API's paths). */
   name: string;
   /**

@@ -43,6 +43,7 @@ export interface NodeReportStatus {
 const KIND_NAMES: Record<ComponentDescription['kind'], string> = {
   'http-ingestor': 'HttpIngestor',
   'syslog-ingestor': 'SyslogIngestor',
+  'topic-ingestor': 'TopicIngestor',
   emitter: 'Emitter',
 };
 

@@ -210,6 +210,7 @@ export class NodeReporter {
 const COMPONENT_FIELDS: readonly [string, DescribedKind][] = [
   ['httpIngestors', 'ingestor'],
   ['syslogIngestors', 'ingestor'],
+  ['topicIngestors', 'ingestor'],
   ['emitters', 'emitter'],
 ];
 

@@ -24,7 +24,12 @@ import { ingestConnections, type IngestConnectionOptions } from '../net/ingest-c
 import { applyWarnings, changesOf, type ApplyResult } from './apply-result.js';
 import { componentMetrics } from './component-metrics.js';
 import { registerNodeMetrics } from './node-metrics.js';
-import { describeEmitter, describeHttpIngestor, describeSyslogIngestor } from './describe.js';
+import {
+  describeEmitter,
+  describeHttpIngestor,
+  describeSyslogIngestor,
+  describeTopicIngestor,
+} from './describe.js';
 import { codecProgramPaths } from '../codecs/jaq/program-path.js';
 import { DomainRuntime, type DomainDeps, type Refusal, type RunningGraph } from './domain-runtime.js';
 import { targetName } from './http-targets.js';
@@ -213,6 +218,7 @@ export class DataPlane implements AdminBackend {
     if (kind === 'emitter') return this.#describeEmitter(domain, running, name);
     if (Object.hasOwn(graph.httpIngestors, name))
       return this.#describeHttp(domain, running, name, graph.httpIngestors[name]!);
+    if (Object.hasOwn(graph.topicIngestors, name)) return this.#describeTopic(domain, running, name);
     const syslog = Object.hasOwn(graph.syslogIngestors, name) ? graph.syslogIngestors[name] : undefined;
     if (syslog === undefined) return undefined;
     // Described, and counted, under its display name (decision 0025).
@@ -227,6 +233,26 @@ export class DataPlane implements AdminBackend {
       client: graph.clients[syslog.client],
       listener: this.#domains.get(domain)?.syslog.get(name)?.view,
       metrics: await componentMetrics(this.registry, { domain, kind: 'syslog-ingestor', name: shown }),
+    });
+  }
+
+  async #describeTopic(domain: string, running: RunningGraph, name: string): Promise<ComponentDescription> {
+    const { graph } = running;
+    const spec = graph.topicIngestors[name]!;
+    return describeTopicIngestor({
+      domain,
+      name,
+      names: graph.names,
+      graphVersion: running.version,
+      spec,
+      codecProgram: codecProgramPaths(graph.codecs[spec.codec])?.ingestion,
+      client: graph.kafkaClients[spec.client],
+      consumer: this.#domains.get(domain)?.topics.get(name)?.view,
+      metrics: await componentMetrics(this.registry, {
+        domain,
+        kind: 'topic-ingestor',
+        name: displayOf(graph, 'topicIngestors', name),
+      }),
     });
   }
 
@@ -246,7 +272,7 @@ export class DataPlane implements AdminBackend {
       graphVersion: running.version,
       spec,
       codecProgram: codecProgramPaths(graph.codecs[spec.codec])?.emitting,
-      client: graph.clients[spec.client],
+      client: spec.kafka === undefined ? graph.clients[spec.client] : graph.kafkaClients[spec.client],
       emitter: running.topology.emitters.get(name)?.view,
       metrics: await componentMetrics(this.registry, { domain, kind: 'emitter', name: shown }),
     });

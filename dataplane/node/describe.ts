@@ -1,5 +1,6 @@
 // DESCRIBE INGESTOR and DESCRIBE EMITTER on this node, as plain functions of what the data plane knows: the
-// graph spec, the listener the ingestor is served on (or the emitter's sender), its ingest target
+// graph spec, the listener the ingestor is served on (its consumer for a topic ingestor; the emitter's
+// sender), its ingest target
 // (quiesced during a reload), the transient errors and the counters. Details carry names, addresses and settings — TLS only as true/false, never a file
 // name's content, a key or a certificate.
 import type { ComponentDescription, RuntimeState, TransientError } from '../core/status.js';
@@ -12,7 +13,10 @@ import type {
   GraphRoute,
   GraphSyslogIngestor,
   GraphSyslogClient,
+  GraphKafkaClient,
+  GraphTopicIngestor,
 } from '../graph/types.js';
+import type { TopicConsumerView } from '../sources/kafka/topic-consumer.js';
 import type { EmitterView } from '../runtime/emitter-slot.js';
 import type { SyslogSlotView } from './syslog-listener-slot.js';
 import type { QuiesceState } from '../sources/quiesce-buffer.js';
@@ -131,16 +135,52 @@ export function describeSyslogIngestor(view: SyslogIngestorView): ComponentDescr
   };
 }
 
+export interface TopicIngestorView extends Named {
+  graphVersion: number;
+  spec: GraphTopicIngestor;
+  client: GraphKafkaClient | undefined;
+  consumer: TopicConsumerView | undefined;
+  metrics: Record<string, number>;
+}
+
+export function describeTopicIngestor(view: TopicIngestorView): ComponentDescription {
+  const { spec, client, consumer } = view;
+  const state: RuntimeState = consumer?.state ?? 'Stopped';
+  return {
+    domain: view.domain,
+    kind: 'topic-ingestor',
+    ...names(view, 'topicIngestors'),
+    graphVersion: view.graphVersion,
+    state,
+    transientError: consumer?.transientError ?? null,
+    backoffMs: state === 'Retrying' ? (consumer?.backoffMs ?? null) : null,
+    metrics: { ...view.metrics, ...consumerMetrics(consumer) },
+    details: {
+      client: shown(view, 'kafkaClients', spec.client),
+      ...(client === undefined ? {} : kafkaClientDetails(client)),
+      topic: spec.topic,
+      group: spec.group,
+      startFrom: spec.startFrom,
+      mode: spec.mode,
+      ...(consumer === undefined ? {} : { partitions: consumer.partitions, lag: consumer.lag }),
+      codec: shown(view, 'codecs', spec.codec),
+      ...codecProgram(view),
+      quiesce: spec.quiesce,
+      routes: routeDetails(view, spec.routes),
+    },
+  };
+}
+
 export interface EmitterDescriptionView extends Named {
   graphVersion: number;
   spec: GraphEmitter;
-  client: GraphSyslogClient | undefined;
+  client: GraphSyslogClient | GraphKafkaClient | undefined;
   emitter: EmitterView | undefined;
   metrics: Record<string, number>;
 }
 
 export function describeEmitter(view: EmitterDescriptionView): ComponentDescription {
-  const { spec, client, emitter } = view;
+  const { spec, emitter } = view;
   const state: RuntimeState = emitter?.state ?? 'Stopped';
   return {
     domain: view.domain,
@@ -153,14 +193,61 @@ export function describeEmitter(view: EmitterDescriptionView): ComponentDescript
     metrics: { ...view.metrics, ...emitterMetrics(emitter) },
     details: {
       from: shown(view, 'relays', spec.from),
-      client: shown(view, 'clients', spec.client),
-      ...(client === undefined ? {} : clientDetails(client)),
+      ...emitterTarget(view),
       codec: shown(view, 'codecs', spec.codec),
       ...codecProgram(view),
       retry: spec.retry,
       ...(spec.batch === undefined ? {} : { batch: spec.batch }),
       onMessageError: policyLabel(view, spec.onMessageError),
     },
+  };
+}
+
+/** Where an emitter sends: a syslog client's address, or a Kafka client's brokers and the topic. */
+function emitterTarget(view: EmitterDescriptionView): Record<string, unknown> {
+  const { spec, client } = view;
+  if (spec.kafka === undefined)
+    return {
+      client: shown(view, 'clients', spec.client),
+      ...(client === undefined || !('protocol' in client) ? {} : clientDetails(client)),
+    };
+  return {
+    client: shown(view, 'kafkaClients', spec.client),
+    ...(client === undefined || !('brokers' in client) ? {} : kafkaClientDetails(client)),
+    topic: spec.kafka.topic,
+    ...(spec.kafka.key === undefined ? {} : { keyed: true }),
+    mode: spec.mode,
+  };
+}
+
+/** A Kafka client's brokers and security settings; files and passwords never. */
+function kafkaClientDetails(client: GraphKafkaClient): Record<string, unknown> {
+  return {
+    brokers: client.brokers.map(({ host, port }) =>
+      host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`,
+    ),
+    clientId: client.clientId,
+    securityProtocol: client.securityProtocol,
+    ...(client.sasl === undefined
+      ? {}
+      : { saslMechanism: client.sasl.mechanism, saslUser: client.sasl.username }),
+    ...(client.tls === undefined
+      ? {}
+      : { mutualTls: client.tls.certFile !== undefined && client.tls.keyFile !== undefined }),
+  };
+}
+
+function consumerMetrics(consumer: TopicConsumerView | undefined): Record<string, number> {
+  if (consumer === undefined) return {};
+  const lag = Object.values(consumer.lag).reduce((sum, value) => sum + value, 0);
+  return {
+    messages: consumer.stats.messages,
+    messages_given_away: consumer.stats.givenAway,
+    in_flight: consumer.inFlight,
+    commits: consumer.stats.commits,
+    commit_failures: consumer.stats.commitFailures,
+    rebalances: consumer.stats.rebalances,
+    lag,
   };
 }
 
@@ -243,7 +330,7 @@ function policyLabel(view: Named, policy: GraphMessageErrorPolicy): string {
 /** `name`, and `displayName` when the graph shows the component otherwise. */
 function names(
   view: Named,
-  record: 'httpIngestors' | 'syslogIngestors' | 'emitters',
+  record: 'httpIngestors' | 'syslogIngestors' | 'topicIngestors' | 'emitters',
 ): { name: string; displayName?: string } {
   const displayName = shown(view, record, view.name);
   return displayName === view.name ? { name: view.name } : { name: view.name, displayName };

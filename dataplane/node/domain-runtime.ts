@@ -9,8 +9,8 @@
 //
 // Nothing of the running graph is touched before every step that can fail has passed: a refusal, and a
 // throw (a defect anywhere on the way), both leave the domain running the graph it had.
-// The HTTP targets and the syslog listeners (DomainSyslogListeners) are both SourceSwaps
-// (source-swap.ts), driven through the same steps in this order; emitters are parts of the topology.
+// The HTTP targets, the syslog listeners and the topic consumers are SourceSwaps (source-swap.ts), driven
+// through the same steps in this order; emitters are parts of the topology.
 import type { Logger } from 'pino';
 import { errorName } from '../core/error-text.js';
 import { diffGraphs, type GraphDiff } from '../graph/diff.js';
@@ -30,6 +30,7 @@ import type { SourceSwap } from './source-swap.js';
 import type { DomainReadiness } from './readiness.js';
 import type { Subscriptions } from './subscriptions.js';
 import { DomainSyslogListeners } from './syslog-listeners.js';
+import { DomainTopicIngestors } from './topic-ingestors.js';
 import type { IngestConnections } from '../net/ingest-connections.js';
 
 export interface DomainDeps {
@@ -42,6 +43,8 @@ export interface DomainDeps {
   bindHost?: string;
   /** The node's ingestion connection pool, per-peer share and syslog stream timeouts. */
   connections?: IngestConnections;
+  /** Consumer group timing of topic ingestors (default: the library's usual 30 s session); tests shorten it. */
+  kafkaGroup?: { sessionTimeoutMs: number; heartbeatIntervalMs: number };
 }
 
 /** What a domain runs. */
@@ -62,6 +65,7 @@ export interface Refusal {
 export class DomainRuntime {
   readonly targets: DomainHttpTargets;
   readonly syslog: DomainSyslogListeners;
+  readonly topics: DomainTopicIngestors;
   /** Undefined until the first graph of the domain runs. */
   running: RunningGraph | undefined;
   /** Set by the data plane when a version is refused; cleared when one is applied. */
@@ -92,7 +96,18 @@ export class DomainRuntime {
       bindHost: deps.bindHost,
       connections: deps.connections,
     });
-    this.#sources = [this.targets, this.syslog];
+    this.topics = new DomainTopicIngestors({
+      domain,
+      tls: topology.tls,
+      runtime,
+      registry: topology.registry,
+      logger: topology.logger,
+      clock: topology.clock,
+      now: topology.now ?? systemNow,
+      retry: deps.retry,
+      group: deps.kafkaGroup,
+    });
+    this.#sources = [this.targets, this.syslog, this.topics];
   }
 
   /**
@@ -172,7 +187,7 @@ export class DomainRuntime {
   /** The domain leaves the node (its routes are already withdrawn): stop everything, end subscribers. */
   async stop(reason: string): Promise<void> {
     this.targets.stopAll();
-    await this.syslog.stopAll();
+    await Promise.all([this.syslog.stopAll(), this.topics.stopAll()]);
     // Emitters get their grace to flush what they hold; the rest of the topology stops at once.
     const emitters = [...(this.running?.topology.emitters.values() ?? [])];
     await Promise.all(emitters.map((emitter) => emitter.stop()));

@@ -22,6 +22,7 @@ import { METRICS, PENDING_METRIC, registerComponentMetrics } from '../core/telem
 import { CONNECTION_METRICS, registerConnectionMetrics } from '../net/connection-telemetry.js';
 import { HTTP_METRICS } from '../sources/http/telemetry.js';
 import { registerSyslogMetrics, SYSLOG_METRICS } from '../sources/syslog/listener-metrics.js';
+import { registerTopicMetrics, TOPIC_LAG_METRIC } from '../sources/kafka/topic-metrics.js';
 
 /** The node's own families, in the order docs/metrics.md lists them (prom-client's defaults come on top). */
 export const NODE_METRICS: readonly MetricSpec[] = [
@@ -29,6 +30,7 @@ export const NODE_METRICS: readonly MetricSpec[] = [
   PENDING_METRIC,
   ...Object.values(HTTP_METRICS),
   ...Object.values(SYSLOG_METRICS),
+  TOPIC_LAG_METRIC,
   ...Object.values(CONNECTION_METRICS),
   ...Object.values(SUBSCRIPTION_METRICS),
   ...JAQ_METRICS,
@@ -45,6 +47,7 @@ export const NODE_METRICS: readonly MetricSpec[] = [
 export function registerNodeMetrics(registry: Registry): void {
   registerComponentMetrics(registry);
   registerSyslogMetrics(registry);
+  registerTopicMetrics(registry);
   registerConnectionMetrics(registry);
   registerSubscriptionMetrics(registry);
   registerJaqMetrics(registry, startedJaqPool);

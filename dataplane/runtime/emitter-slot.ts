@@ -1,23 +1,16 @@
 // One emitter in a topology (docs/language.md, "Emitters"): takes the records of its FROM relay and hands
-// them to the syslog sender of dataplane/emitters. The sender needs the client's TLS files first; while they
-// cannot be read or used the emitter is Retrying with that cause (setting, file, reason), tries again on its
-// RETRY POLICY backoff, and holds the records it takes in a bounded queue (the oldest beyond it dropped
-// as `emitter_queue_full`, counted), then hands them over in order once the sender exists.
+// them to its sender — a syslog emitter or a Kafka producer (dataplane/emitters). A sender needs its
+// client's files first (TLS files, a SASL password); while they cannot be read or used the emitter is
+// Retrying with that cause (setting, file, reason), tries again on its RETRY POLICY backoff, and holds the
+// records it takes in a bounded queue (the oldest beyond it dropped as `emitter_queue_full`, counted), then
+// hands them over in order once the sender exists.
 import type { Logger } from 'pino';
 import type { TransientError } from '../core/status.js';
-import type { Codec } from '../codecs/codec.js';
-import { SyslogEmitter, type EmitterStatus, type Resolver } from '../emitters/syslog-emitter.js';
-import type { DisplayNameRecords, GraphEmitter, GraphSyslogClient } from '../graph/types.js';
-import type { TlsMaterialSource } from '../net/tls-contexts.js';
+import type { EmitterStatus } from '../emitters/emitter-status.js';
+import type { RecordEmitter } from '../emitters/record-emitter.js';
+import type { GraphEmitter } from '../graph/types.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { HandleFailure } from '../flow/error-policy.js';
 import type { Relay } from '../flow/relay.js';
-import {
-  readSyslogTls,
-  tlsNames,
-  type SyslogTlsFiles,
-  type SyslogTlsProblem,
-} from '../net/syslog-tls-material.js';
 import type { ComponentTelemetry } from '../core/telemetry.js';
 import { DEFAULT_DROP_LOG_INTERVAL_MS, ThrottledDrops } from '../core/throttled-drops.js';
 import { instantOf, type Instant, type RecordValues } from '../core/values.js';
@@ -27,20 +20,22 @@ const MAX_HELD_RECORDS = 10_000;
 
 export interface EmitterDeps {
   domain: string;
-  /** The graph's display names, for the client and resources its TLS errors name (decision 0025). */
-  names?: DisplayNameRecords | undefined;
-  tls: TlsMaterialSource | undefined;
-  resolve: Resolver | undefined;
   logger: Logger;
   clock: Clock;
   now: () => Instant;
 }
 
+/** Why a sender cannot be made now; `cause` is logged as a structured field (never a file's content). */
+export interface SenderProblem {
+  code: string;
+  message: string;
+  cause: { setting: string; file: string; reason: string };
+}
+
 export interface EmitterParts {
   relay: Relay;
-  client: GraphSyslogClient;
-  codec: Codec;
-  onMessageError: HandleFailure;
+  /** Reads the client's files and makes the sender (not started), or says why it cannot. Never throws. */
+  open(): { sender: RecordEmitter<unknown> } | { problem: SenderProblem };
   telemetry: ComponentTelemetry;
 }
 
@@ -57,10 +52,10 @@ export class EmitterSlot {
   readonly #parts: EmitterParts;
   readonly #deps: EmitterDeps;
   readonly #log: Logger;
-  #sender: SyslogEmitter | undefined;
+  #sender: RecordEmitter<unknown> | undefined;
   #detach: (() => void) | undefined;
   #held: Readonly<RecordValues>[] = [];
-  #problem: SyslogTlsProblem | undefined;
+  #problem: SenderProblem | undefined;
   #problemSince: Instant | undefined;
   #backoffMs: number;
   #nextDelayMs: number | null = null;
@@ -85,10 +80,6 @@ export class EmitterSlot {
       `emitter ${name} held ${MAX_HELD_RECORDS} records while its sender could not be made; the oldest went`,
       { clock: deps.clock, intervalMs: DEFAULT_DROP_LOG_INTERVAL_MS },
     );
-  }
-
-  get client(): GraphSyslogClient {
-    return this.#parts.client;
   }
 
   /** Starts taking records from the relay and opens the sender. */
@@ -167,16 +158,15 @@ export class EmitterSlot {
   #open(): void {
     this.#timer = undefined;
     if (this.#stopped) return;
-    const names = tlsNames(this.#deps.names, this.spec.client);
-    const read = readSyslogTls(names, this.#parts.client, this.#deps.domain, this.#deps.tls);
-    if ('problem' in read) {
-      this.#fail(read.problem);
+    const opened = this.#parts.open();
+    if ('problem' in opened) {
+      this.#fail(opened.problem);
       return;
     }
     this.#problem = undefined;
     this.#problemSince = undefined;
     this.#nextDelayMs = null;
-    const sender = this.#makeSender(read.files);
+    const { sender } = opened;
     sender.start();
     const held = this.#held;
     this.#held = [];
@@ -185,24 +175,7 @@ export class EmitterSlot {
     for (const record of held) sender.take(record);
   }
 
-  #makeSender(files: SyslogTlsFiles | undefined): SyslogEmitter {
-    const { client, codec, onMessageError, telemetry } = this.#parts;
-    return new SyslogEmitter({
-      domain: this.#deps.domain,
-      name: this.name,
-      spec: this.spec,
-      client,
-      codec,
-      ...(files === undefined ? {} : { tls: files }),
-      onMessageError,
-      telemetry,
-      logger: this.#deps.logger,
-      clock: this.#deps.clock,
-      ...(this.#deps.resolve === undefined ? {} : { resolve: this.#deps.resolve }),
-    });
-  }
-
-  #fail(problem: SyslogTlsProblem): void {
+  #fail(problem: SenderProblem): void {
     this.#problem = problem;
     this.#problemSince ??= this.#deps.now();
     const wait = this.#backoffMs;
@@ -210,8 +183,8 @@ export class EmitterSlot {
     this.#backoffMs = Math.min(this.#backoffMs * 2, this.spec.retry.maxMs);
     this.#timer = this.#deps.clock.setTimeout(() => this.#open(), wait);
     this.#log.warn(
-      { event: 'emitter_tls_failed', code: problem.code, cause: problem.cause, retryInMs: wait },
-      'emitter cannot open its sender: its TLS files failed; retrying',
+      { event: 'emitter_files_failed', code: problem.code, cause: problem.cause, retryInMs: wait },
+      "emitter cannot open its sender: its client's files failed; retrying",
     );
   }
 

@@ -1,4 +1,4 @@
-// The entry of one ingestor (HTTP or syslog): `ingest(payload, metadata)` decodes the payload with the
+// The entry of one ingestor (HTTP, syslog or topic): `ingest(payload, metadata)` decodes the payload with the
 // ingestor's codec (synchronously or not) and runs every record through every route, in route order.
 // A payload that does not decode is one message error for each route's ON MESSAGE ERROR policy, whose
 // `input.` then has every field null. Fire-and-forget: `ingest` never throws and the promise it returns
@@ -10,7 +10,7 @@ import type { ComponentTelemetry } from '../core/telemetry.js';
 import type { IngestFn, IngestMetadata } from '../core/ingest.js';
 import type { RecordValues } from '../core/values.js';
 
-export type IngestorKind = 'http-ingestor' | 'syslog-ingestor';
+export type IngestorKind = 'http-ingestor' | 'syslog-ingestor' | 'topic-ingestor';
 
 /** What a source calls for every payload it receives. */
 export interface IngestorEntry {

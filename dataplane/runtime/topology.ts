@@ -2,7 +2,8 @@
 // junctions and correlators wired to their relays, and `onRecord` for subscribers. Building either gives
 // the whole topology or every reason it cannot run — a codec kind not supported yet, an expression
 // without types — so the caller refuses the graph and keeps the one it has. Emitters are built here too
-// (an EmitterSlot each: relay → codec → syslog sender); syslog listeners are the domain runtime's.
+// (an EmitterSlot each: relay → codec → syslog or Kafka sender); the sources of ingestors (syslog
+// listeners, topic consumers) are the domain runtime's.
 //
 // Nothing flows until a source calls an ingestor's `ingest`; `stop()` detaches everything and stops the
 // correlators (their pending records are counted as dropped).
@@ -31,6 +32,7 @@ import type { DisplayRecord, Graph, GraphEmitter, GraphRoute, GraphSchema } from
 import type { Clock } from '../core/clock.js';
 import { CorrelatorNode } from './correlator-node.js';
 import { EmitterSlot } from './emitter-slot.js';
+import { kafkaSender, syslogSender } from './emitter-senders.js';
 import { compileErrorPolicy } from '../flow/error-policy.js';
 import { Ingestor, type IngestorEntry, type IngestorKind } from './ingestor.js';
 import { Junction } from '../flow/junction.js';
@@ -220,7 +222,10 @@ class TopologyBuilder {
     const syslog = Object.entries(graph.syslogIngestors).map(
       ([name, spec]) => [name, 'syslog-ingestor', 'syslogIngestors', spec] as const,
     );
-    for (const [name, kind, record, spec] of [...http, ...syslog]) {
+    const topic = Object.entries(graph.topicIngestors).map(
+      ([name, spec]) => [name, 'topic-ingestor', 'topicIngestors', spec] as const,
+    );
+    for (const [name, kind, record, spec] of [...http, ...syslog, ...topic]) {
       const built =
         this.#keep(record, name, this.#reuse?.previous.ingestors) ??
         this.#attempt(`${kind} ${displayOf(graph, record, name)}`, () => this.#ingestor(name, kind, spec));
@@ -244,8 +249,10 @@ class TopologyBuilder {
     const graph = this.#graph;
     const relay = this.#relays.get(spec.from);
     if (relay === undefined) throw new GraphBuildError(`FROM ${spec.from}: no such relay`);
-    const client = graph.clients[spec.client];
-    if (client === undefined) throw new GraphBuildError(`TO SYSLOG ${spec.client}: no such client`);
+    const syslogClient = spec.kafka === undefined ? graph.clients[spec.client] : undefined;
+    const kafkaClient = spec.kafka === undefined ? undefined : graph.kafkaClients[spec.client];
+    if (syslogClient === undefined && kafkaClient === undefined)
+      throw new GraphBuildError(`TO ${spec.kafka ? 'KAFKA' : 'SYSLOG'} ${spec.client}: no such client`);
     const codec = this.#codec(spec.codec);
     if (codec.encode === undefined)
       throw new GraphBuildError(`codec ${displayOf(graph, 'codecs', spec.codec)} cannot encode`);
@@ -260,19 +267,30 @@ class TopologyBuilder {
       payloadVisible: false,
     });
     const deps = this.#deps;
+    const now = deps.now ?? systemNow;
+    const senderDeps = {
+      domain: graph.domain,
+      name: shown,
+      spec,
+      codec,
+      onMessageError,
+      telemetry,
+      names: graph.names,
+      tls: deps.tls,
+      logger: deps.logger,
+      clock: deps.clock,
+      now,
+      resolve: deps.resolve,
+    };
+    const open =
+      kafkaClient === undefined
+        ? syslogSender(syslogClient!, senderDeps)
+        : kafkaSender(kafkaClient, senderDeps);
     return new EmitterSlot(
       shown,
       spec,
-      { relay, client, codec, onMessageError, telemetry },
-      {
-        domain: graph.domain,
-        names: graph.names,
-        tls: deps.tls,
-        resolve: deps.resolve,
-        logger: deps.logger,
-        clock: deps.clock,
-        now: deps.now ?? systemNow,
-      },
+      { relay, open, telemetry },
+      { domain: graph.domain, logger: deps.logger, clock: deps.clock, now },
     );
   }
 

@@ -20,6 +20,7 @@
 // reading and drops what arrives, counted as `quiesce_drop` (under ACK its offsets are committed: the
 // policy handled them).
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { IngestFn, IngestMetadata } from '../../core/ingest.js';
@@ -30,14 +31,17 @@ import type { GraphKafkaClient, GraphTopicIngestor } from '../../graph/types.js'
 import type { TlsNames } from '../../net/syslog-tls-material.js';
 import type { TlsMaterialSource } from '../../net/tls-contexts.js';
 import { DEFAULT_LISTEN_RETRY, type RetryPolicy } from '../../net/retrying-listener.js';
-import { kafkaConnection } from '../../net/kafka-connection.js';
+import { kafkaConnection, type KafkaConnection } from '../../net/kafka-connection.js';
 import { kafkaErrorInfo } from '../../net/kafka-errors.js';
 import { OffsetLedger } from './offset-ledger.js';
+import { reportLag } from './topic-metrics.js';
 
 export const COMMIT_INTERVAL_MS = 1_000;
 export const LAG_INTERVAL_MS = 5_000;
 export const MAX_IN_FLIGHT_MESSAGES = 10_000;
 export const MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+/** Kafka's own consumer defaults: a member is dropped from the group after 30 s without a heartbeat. */
+const DEFAULT_GROUP_TIMING = { sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000 };
 /** How long stop() waits for messages in flight before it commits what is done. */
 export const STOP_GRACE_MS = 2_000;
 
@@ -47,6 +51,8 @@ export interface TopicConsumerDeps {
   logger: Logger;
   clock: Clock;
   now: () => Instant;
+  /** Where the partitions' lag is reported (streamroute_topic_lag_messages); none in some tests. */
+  registry?: Registry | undefined;
   retry?: RetryPolicy | undefined;
   /** Consumer group timing; tests shorten it. */
   group?: { sessionTimeoutMs: number; heartbeatIntervalMs: number } | undefined;
@@ -64,6 +70,8 @@ export interface TopicConsumerServes {
 
 export interface TopicConsumerStats {
   messages: number;
+  /** Messages fetched for a partition a rebalance then gave to another member, left to it. */
+  givenAway: number;
   commits: number;
   commitFailures: number;
   rebalances: number;
@@ -111,8 +119,15 @@ export class TopicConsumer {
   #throttled = false;
   #partitions: number[] = [];
   #lag: Record<string, number> = {};
-  readonly #stats: TopicConsumerStats = { messages: 0, commits: 0, commitFailures: 0, rebalances: 0 };
+  readonly #stats: TopicConsumerStats = {
+    messages: 0,
+    givenAway: 0,
+    commits: 0,
+    commitFailures: 0,
+    rebalances: 0,
+  };
   #idle: (() => void) | undefined;
+  #unreport: (() => void) | undefined;
 
   constructor(serves: TopicConsumerServes, deps: TopicConsumerDeps) {
     this.spec = serves.spec;
@@ -146,6 +161,7 @@ export class TopicConsumer {
   /** Resolves after the first attempt: Running, or Retrying with the error. Never rejects. */
   async start(): Promise<void> {
     if (this.#stopped || this.#consumer !== undefined) return;
+    this.#reportLag();
     const generation = ++this.#generation;
     const read = kafkaConnection(this.shown.client, this.client, this.#deps.domain, this.#deps.tls);
     if ('problem' in read) {
@@ -154,23 +170,8 @@ export class TopicConsumer {
       return;
     }
     const { spec } = this;
-    const group = this.#deps.group ?? { sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000 };
-    const consumer = new Consumer({
-      ...read.connection,
-      groupId: spec.group,
-      sessionTimeout: group.sessionTimeoutMs,
-      heartbeatInterval: group.heartbeatIntervalMs,
-      rebalanceTimeout: Math.max(group.sessionTimeoutMs, 10_000),
-      retries: 0,
-    });
-    this.#consumer = consumer;
-    consumer.on('consumer:group:join', ({ assignments }) => {
-      if (generation !== this.#generation) return;
-      this.#assigned(assignments ?? []);
-    });
-    consumer.on('consumer:lag', (lag) => {
-      if (generation === this.#generation) this.#lagMeasured(lag);
-    });
+    const group = this.#deps.group ?? DEFAULT_GROUP_TIMING;
+    const consumer = this.#newConsumer(read.connection, generation);
     try {
       const stream = await consumer.consume({
         topics: [spec.topic],
@@ -184,17 +185,44 @@ export class TopicConsumer {
         await stream.close().catch(() => undefined);
         return;
       }
-      this.#stream = stream;
-      stream.on('data', (message: Message) => this.#take(message));
-      stream.on('error', (error: unknown) => {
-        if (generation === this.#generation) this.#lost(error);
-      });
-      if (this.#quiesced && spec.quiesce.action === 'SUSPEND') stream.pause();
+      this.#attach(stream, generation);
     } catch (error: unknown) {
       if (generation === this.#generation) this.#lost(error);
       return;
     }
     this.#running();
+  }
+
+  #attach(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, generation: number): void {
+    this.#stream = stream;
+    stream.on('data', (message: Message) => this.#take(message));
+    stream.on('error', (error: unknown) => {
+      if (generation === this.#generation) this.#lost(error);
+    });
+    if (this.#quiesced && this.spec.quiesce.action === 'SUSPEND') stream.pause();
+  }
+
+  #newConsumer(connection: KafkaConnection, generation: number): Consumer {
+    const group = this.#deps.group ?? DEFAULT_GROUP_TIMING;
+    const consumer = new Consumer({
+      ...connection,
+      groupId: this.spec.group,
+      sessionTimeout: group.sessionTimeoutMs,
+      heartbeatInterval: group.heartbeatIntervalMs,
+      rebalanceTimeout: Math.max(group.sessionTimeoutMs, 10_000),
+      retries: 0,
+    });
+    this.#consumer = consumer;
+    consumer.on('consumer:group:join', ({ assignments }) => {
+      if (generation === this.#generation) this.#assigned(assignments ?? []);
+    });
+    return consumer;
+  }
+
+  #reportLag(): void {
+    const { registry, domain } = this.#deps;
+    if (registry === undefined || this.#unreport !== undefined) return;
+    this.#unreport = reportLag(registry, { domain, name: this.shown.ingestor, lag: () => this.#lag });
   }
 
   quiesce(): void {
@@ -216,6 +244,7 @@ export class TopicConsumer {
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#unreport?.();
     this.#stream?.pause();
     if (this.#inFlight > 0 && graceMs > 0) await this.#drained(graceMs);
     await this.#commitReady();
@@ -229,8 +258,13 @@ export class TopicConsumer {
   // ── messages ──────────────────────────────────────────────────────────────────────────────────────
 
   #take(message: Message): void {
-    this.#stats.messages++;
     const { topic, partition, offset } = message;
+    // Fetched before a rebalance gave its partition away: its new owner reads it from the last commit.
+    if (this.#stats.rebalances > 0 && !this.#partitions.includes(partition)) {
+      this.#stats.givenAway++;
+      return;
+    }
+    this.#stats.messages++;
     if (this.#quiesced && this.spec.quiesce.action === 'DROP') {
       this.#telemetry.drop(
         'quiesce_drop',
@@ -331,13 +365,25 @@ export class TopicConsumer {
     this.#log.info({ event: 'topic_partitions_assigned', partitions }, 'the group assigned partitions');
   }
 
-  #lagMeasured(lag: Map<string, bigint[]>): void {
-    const partitions = lag.get(this.spec.topic) ?? [];
-    const mine: Record<string, number> = {};
-    partitions.forEach((value, partition) => {
-      if (value >= 0n) mine[String(partition)] = Number(value);
-    });
-    this.#lag = mine;
+  /**
+   * Log end offset − the group's committed offset, for each partition assigned here that the group has
+   * committed on (the library's getLag reads only offsets its own stream committed, not message.commit()'s).
+   */
+  async #measureLag(consumer: Consumer): Promise<Record<string, number>> {
+    const topic = this.spec.topic;
+    const partitions = this.#partitions;
+    if (partitions.length === 0) return {};
+    const [ends, committed] = await Promise.all([
+      consumer.listOffsets({ topics: [topic] }),
+      consumer.listCommittedOffsets({ topics: [{ topic, partitions }] }),
+    ]);
+    const lag: Record<string, number> = {};
+    for (const partition of partitions) {
+      const end = ends.get(topic)?.[partition];
+      const done = committed.get(topic)?.[partition];
+      if (end !== undefined && done !== undefined && done >= 0n) lag[String(partition)] = Number(end - done);
+    }
+    return lag;
   }
 
   // ── life ──────────────────────────────────────────────────────────────────────────────────────────
@@ -359,10 +405,16 @@ export class TopicConsumer {
     };
     if (this.spec.mode === 'ACK') this.#commitTimer = this.#deps.clock.setTimeout(tick, COMMIT_INTERVAL_MS);
     const measure = (): void => {
-      if (generation !== this.#generation) return;
-      void this.#consumer
-        ?.getLag({ topics: [this.spec.topic] })
-        .catch(() => undefined)
+      const consumer = this.#consumer;
+      if (generation !== this.#generation || consumer === undefined) return;
+      void this.#measureLag(consumer)
+        .then(
+          (lag) => {
+            if (generation === this.#generation) this.#lag = lag;
+          },
+          // Measured again at the next interval; a consumer that lost its brokers says so itself.
+          () => undefined,
+        )
         .finally(() => {
           if (generation === this.#generation)
             this.#lagTimer = this.#deps.clock.setTimeout(measure, LAG_INTERVAL_MS);
