@@ -355,7 +355,8 @@ export const GRAPH_SCHEMA: JsonSchema = {
         additionalProperties: false,
       },
     },
-    ['names'],
+    // Graphs compiled before Kafka have neither record (an operator older than its data plane, mid-upgrade).
+    ['names', 'kafkaClients', 'topicIngestors'],
   ),
   definitions: {
     expr,

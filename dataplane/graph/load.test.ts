@@ -128,6 +128,18 @@ describe('loadGraph', () => {
     assert.ok(result.ok, result.ok ? '' : result.errors.join('\n'));
   });
 
+  it('loads a graph compiled before Kafka (no kafkaClients, no topicIngestors) as one with none', () => {
+    const graph = goodGraph() as unknown as Record<string, unknown>;
+    const emitters = graph.emitters as Record<string, { kafka?: unknown }>;
+    for (const name of Object.keys(emitters)) if (emitters[name]?.kafka !== undefined) delete emitters[name];
+    delete graph.kafkaClients;
+    delete graph.topicIngestors;
+    const result = loadGraph(graph);
+    assert.ok(result.ok, result.ok ? '' : result.errors.join('\n'));
+    assert.deepEqual(result.graph.kafkaClients, {});
+    assert.deepEqual(result.graph.topicIngestors, {});
+  });
+
   const refused: [string, unknown, string][] = [
     ['not an object', 'graph', '(graph): must be object'],
     [

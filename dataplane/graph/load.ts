@@ -15,7 +15,13 @@ const check = generated as unknown as ValidateFunction;
 
 export function loadGraph(json: unknown): LoadResult {
   if (!check(json)) return { ok: false, errors: (check.errors ?? []).slice(0, MAX_ERRORS).map(describe) };
-  const graph = json as Graph;
+  const given = json as Graph;
+  // Absent in graphs compiled before Kafka (an older operator mid-upgrade): such a graph has none.
+  const graph: Graph = {
+    ...given,
+    kafkaClients: given.kafkaClients ?? {},
+    topicIngestors: given.topicIngestors ?? {},
+  };
   const errors = checkGraphReferences(graph);
   return errors.length > 0 ? { ok: false, errors: errors.slice(0, MAX_ERRORS) } : { ok: true, graph };
 }
