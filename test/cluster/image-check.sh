@@ -2,7 +2,7 @@
 # Checks the images images.sh built, and measures them:
 #   - the CLI runs as the chart runs it (--read-only, user 65532, every capability dropped, no network);
 #   - the data plane without its node name exits 2 with a message, at once;
-#   - there is no shell in the image;
+#   - there is no shell in the image, and no native add-on (*.node) in its node_modules;
 #   - each archive imports into a throwaway containerd (`ctr images import`, unpacked to overlayfs)
 #     under the name the chart uses, and runs there under runc as the image's user, read-only;
 #   - sizes: as podman reports them, the archives, the archives gzipped, and the layers.
@@ -34,6 +34,10 @@ for image in "$OPERATOR_IMAGE" "$DATAPLANE_IMAGE"; do
   else
     pass "$image has no /bin/sh"
   fi
+  container="$(podman create "$image")"
+  addons="$(podman export "$container" | tar -t | grep -E '^app/node_modules/.*\.node$' || true)"
+  podman rm -f "$container" >/dev/null
+  if [ -z "$addons" ]; then pass "$image has no native add-on"; else fail "$image has native add-ons: $addons"; fi
   pass "$image user, entrypoint, cmd: $(podman image inspect --format '{{.Config.User}} {{json .Config.Entrypoint}} {{json .Config.Cmd}}' "$image")"
 done
 

@@ -36,6 +36,19 @@ describe('OffsetLedger', () => {
     assert.equal(ledger.pending, 1);
   });
 
+  it('forget() drops only the lost partitions: a kept one never commits past a message still in a codec', () => {
+    const ledger = new OffsetLedger<string>();
+    const lost = ledger.take('t', 0, 4n, 'lost');
+    const slow = ledger.take('t', 1, 10n, 'slow');
+    const next = ledger.take('t', 1, 11n, 'next');
+    ledger.forget('t', [0]);
+    lost();
+    next();
+    assert.deepEqual(ledger.ready(), [], 'partition 1 waits for offset 10; partition 0 is gone');
+    slow();
+    assert.deepEqual(ledger.ready(), ['next']);
+  });
+
   it('hands out the newest message of the done prefix, whatever the completion order (generated)', () => {
     fc.assert(
       fc.property(

@@ -1,4 +1,4 @@
-// Which offsets a MODE ACK topic ingestor may commit (docs/kafka.md, "Delivery"): a partition's committed
+// Which offsets a MODE ACK topic ingestor may commit (docs/kafka.md, "Offsets"): a partition's committed
 // offset is the next one to read, so it may only move past a message once that message and every earlier
 // one of the partition is done (its records are on their relays, or its error was handled). Messages may
 // finish out of order (an asynchronous codec for one, a synchronous one for the next); the ledger keeps the
@@ -87,9 +87,15 @@ export class OffsetLedger<Handle> {
   }
 
   /**
-   * The group gave the partitions to another member (or the consumer is replaced): what is not committed
-   * will be read again by the next owner, so nothing of it is kept.
+   * The group gave these partitions to another member: what is not committed of them will be read again by
+   * the next owner, so nothing of it is kept (their messages still in a codec mark nothing when done).
+   * The other partitions keep their ledgers: a commit never moves past one of their messages in a codec.
    */
+  forget(topic: string, partitions: Iterable<number>): void {
+    for (const partition of partitions) this.#partitions.delete(`${topic}:${partition}`);
+  }
+
+  /** The consumer is replaced: nothing of what is not committed is kept. */
   clear(): void {
     this.#partitions.clear();
   }

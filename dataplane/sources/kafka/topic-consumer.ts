@@ -356,8 +356,8 @@ export class TopicConsumer {
     this.#stats.rebalances++;
     const mine = assignments.find((assignment) => assignment.topic === this.spec.topic);
     const partitions = [...(mine?.partitions ?? [])].sort((a, b) => a - b);
-    const kept = partitions.filter((partition) => this.#partitions.includes(partition));
-    if (kept.length !== this.#partitions.length) this.#ledger.clear();
+    const lost = this.#partitions.filter((partition) => !partitions.includes(partition));
+    this.#ledger.forget(this.spec.topic, lost);
     this.#partitions = partitions;
     this.#lag = Object.fromEntries(
       Object.entries(this.#lag).filter(([partition]) => partitions.includes(Number(partition))),

@@ -1,4 +1,4 @@
-// The Kafka families of /metrics (docs/kafka.md, "Metrics"): the lag of every partition a topic ingestor's
+// The Kafka families of /metrics (docs/kafka.md, "DESCRIBE and metrics"): the lag of every partition a topic ingestor's
 // group assigned this node, as its consumer last measured it (every LAG_INTERVAL_MS). Read at scrape time
 // from the consumers that run, so a partition given away or an ingestor removed leaves no stale series.
 import type { Registry } from 'prom-client';
