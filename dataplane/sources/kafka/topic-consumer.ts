@@ -35,6 +35,7 @@ import { kafkaConnection, type KafkaConnection } from '../../net/kafka-connectio
 import { kafkaErrorInfo } from '../../net/kafka-errors.js';
 import { OffsetLedger } from './offset-ledger.js';
 import { reportLag } from './topic-metrics.js';
+import { subscriptionAssigner } from './subscription-assigner.js';
 
 export const COMMIT_INTERVAL_MS = 1_000;
 export const LAG_INTERVAL_MS = 5_000;
@@ -210,6 +211,7 @@ export class TopicConsumer {
       sessionTimeout: group.sessionTimeoutMs,
       heartbeatInterval: group.heartbeatIntervalMs,
       rebalanceTimeout: Math.max(group.sessionTimeoutMs, 10_000),
+      partitionAssigner: subscriptionAssigner,
       retries: 0,
     });
     this.#consumer = consumer;
