@@ -38,7 +38,7 @@ describe('subscriptionAssigner', () => {
             assert.ok(readers.includes(owner.memberId), `${owner.memberId} reads ${topic}`);
           const counts = readers.map((reader) => owners.filter((owner) => owner.memberId === reader).length);
           if (counts.length > 0)
-            assert.ok(Math.max(...counts) - Math.min(...counts) <= 1, `${topic}: ${counts}`);
+            assert.ok(Math.max(...counts) - Math.min(...counts) <= 1, `${topic}: ${counts.join(',')}`);
         }
       }),
     );
