@@ -25,6 +25,7 @@ SHOW CREATE CLIENT syslog_tls;
 SHOW CREATE CLIENT kafka_main;
 SHOW CREATE EMITTER syslog_out;
 DESCRIBE INGESTOR syslog_tls_in;
+DESCRIBE INGESTOR payments_from_kafka;
 DESCRIBE EMITTER paid_orders_out;
 
 -- Change the graph as one batch: validated whole, activated as one graph version.

@@ -559,6 +559,11 @@ describe('statement executor', () => {
       );
       const describe = reply.results.find((r) => r.statement === 'DESCRIBE EMITTER paid_orders_out');
       assert.match(describe?.output ?? '', /^emitter paid-orders-out \(domain default, graph version \d+\)/);
+      const topic = reply.results.find((r) => r.statement === 'DESCRIBE INGESTOR payments_from_kafka');
+      assert.match(
+        topic?.output ?? '',
+        /^topic-ingestor payments-from-kafka \(domain default, graph version \d+\)/,
+      );
       assert.equal(names(node).includes('Relay/order-audit-archive'), false, 'dropped at the end');
     });
   });
