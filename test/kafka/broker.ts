@@ -35,7 +35,10 @@ const broker = await startKafkaBroker({ port });
 for (const { name, partitions } of topics) await broker.createTopic(name, { partitions });
 console.log(`Kafka serves on ${broker.bootstrap}${topics.length > 0 ? `; topics: ${values.topics}` : ''}`);
 console.log('^C stops it and removes its data.');
+// The broker's JVM does not hold this process open (the fixture unrefs it): an interval does, until a signal.
+const alive = setInterval(() => undefined, 60_000);
 const stop = (): void => {
+  clearInterval(alive);
   void broker.stop().then(() => process.exit(0));
 };
 process.once('SIGINT', stop);
