@@ -8,7 +8,7 @@ import type { Instant, RecordValues, Value } from '../core/values.js';
 import { compileExpression, type Evaluate } from '../expr/expressions.js';
 import type { GraphKafkaClient } from '../graph/types.js';
 import type { KafkaConnection } from '../net/kafka-connection.js';
-import type { Batch } from './emitter-queue.js';
+import type { Batch, QueuedRecord } from './emitter-queue.js';
 import { openKafkaSender, type KafkaUnit } from './kafka-sender.js';
 import { RecordEmitter, type RecordEmitterOptions, type TransportHooks } from './record-emitter.js';
 
@@ -41,11 +41,15 @@ export class KafkaEmitter extends RecordEmitter<KafkaUnit> {
               topic: target.topic,
               mode: options.spec.mode,
               client: options.clientName,
-              refused: (unit, code) =>
+              refused: (unit, code) => {
+                // The record leaves the batch being written (the front one): it is a message error, not sent.
+                const batch = hooks.queue.front();
+                if (batch !== undefined) leave(batch, hooks, (entry) => entry.record !== unit.record);
                 hooks.messageError(
                   unit.record,
                   messageError('SR3033', `the Kafka broker refused the record (${code})`),
-                ),
+                );
+              },
             },
             log,
           ),
@@ -73,9 +77,16 @@ function unitsOf(batch: Batch, key: Evaluate | undefined, hooks: TransportHooks)
   }
   if (failed) {
     const kept = new Set<Readonly<RecordValues>>(units.map((unit) => unit.record));
-    batch.retain((entry) => kept.has(entry.record));
+    leave(batch, hooks, (entry) => kept.has(entry.record));
   }
   return units;
+}
+
+/** Keeps the batch's records that `keep` accepts; the queue's counts lose the others. */
+function leave(batch: Batch, hooks: TransportHooks, keep: (entry: QueuedRecord) => boolean): void {
+  const before = { records: batch.size, bytes: batch.bytes };
+  batch.retain(keep);
+  hooks.queue.shrunk(before.records - batch.size, before.bytes - batch.bytes);
 }
 
 function keyBytes(value: Value | undefined): Buffer | undefined {

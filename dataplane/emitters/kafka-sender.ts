@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { RecordValues } from '../core/values.js';
 import type { KafkaConnection } from '../net/kafka-connection.js';
 import { kafkaErrorInfo, RECORD_ERROR_CODES } from '../net/kafka-errors.js';
+import { keyPartition } from './kafka-partition.js';
 import { SenderError, type Sender } from './sender.js';
 
 /** One message of a batch: the encoded record, its key, and the record (for ON MESSAGE ERROR). */
@@ -87,7 +88,9 @@ class KafkaSender implements Sender<KafkaUnit> {
     await this.#producer.send({
       messages: units.map((unit) => ({
         topic: this.#o.topic,
-        ...(unit.key === undefined ? {} : { key: unit.key }),
+        // The partition of a keyed message is computed here: the library's own hash is quadratic in the
+        // key's length (kafka-partition.ts). Unkeyed messages keep the producer's round robin.
+        ...(unit.key === undefined ? {} : { key: unit.key, partition: keyPartition(unit.key) }),
         value: Buffer.from(unit.value.buffer, unit.value.byteOffset, unit.value.byteLength),
       })),
     });

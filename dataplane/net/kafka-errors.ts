@@ -45,8 +45,26 @@ export interface KafkaErrorInfo {
 
 /** The most specific code found in the error, its causes and its nested errors. */
 export function kafkaErrorInfo(error: unknown): KafkaErrorInfo {
-  const code = brokerCode(error, 0) ?? errnoCode(error, 0) ?? ownCode(error);
+  const code = brokerCode(error, 0) ?? unknownTopic(error, 0) ?? errnoCode(error, 0) ?? ownCode(error);
   return { code, reason: REASONS[code] ?? code };
+}
+
+/**
+ * The library answers a metadata request that the broker refused with UNKNOWN_TOPIC_OR_PARTITION by an
+ * error of its own (PLT_KFK_USER, `Unknown topic <name>.`) that keeps neither the broker's code nor a
+ * cause; without this, a topic that does not exist would show as PLT_KFK_USER.
+ */
+function unknownTopic(error: unknown, depth: number): string | undefined {
+  if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
+  const code: unknown = Reflect.get(error, 'code');
+  const message: unknown = Reflect.get(error, 'message');
+  if (code === 'PLT_KFK_USER' && typeof message === 'string' && message.startsWith('Unknown topic '))
+    return 'UNKNOWN_TOPIC_OR_PARTITION';
+  for (const inner of nested(error)) {
+    const found = unknownTopic(inner, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function brokerCode(error: unknown, depth: number): string | undefined {

@@ -62,6 +62,8 @@ export interface DataPlaneOptions {
    * syslog stream timeouts; what is not set comes from the descriptor limit (docs/runtime.md).
    */
   connections?: IngestConnectionOptions | undefined;
+  /** Consumer group timing of topic ingestors (default: Kafka's 30 s session); tests shorten it. */
+  kafkaGroup?: DomainDeps['kafkaGroup'] | undefined;
 }
 
 const STOPPING = 'the node is stopping';
@@ -120,6 +122,7 @@ export class DataPlane implements AdminBackend {
       subscriptions: this.#subscriptions,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.bindHost === undefined ? {} : { bindHost: options.bindHost }),
+      ...(options.kafkaGroup === undefined ? {} : { kafkaGroup: options.kafkaGroup }),
       connections,
     };
   }

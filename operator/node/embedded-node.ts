@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { AdminServer } from '../../dataplane/admin/admin-server.js';
-import { DataPlane } from '../../dataplane/node/data-plane.js';
+import { DataPlane, type DataPlaneOptions } from '../../dataplane/node/data-plane.js';
 import {
   adminListeners,
   assertBound,
@@ -76,6 +76,8 @@ export interface EmbeddedNodeOptions {
   adminMaxConnections?: number;
   /** Subscriber streams and buffered bytes the admin API allows (default: docs/admin-api.md). */
   subscriptionLimits?: Partial<SubscriptionLimits>;
+  /** Consumer group timing of topic ingestors (default: Kafka's 30 s session); tests shorten it. */
+  kafkaGroup?: DataPlaneOptions['kafkaGroup'];
 }
 
 export interface EmbeddedNode {
@@ -145,6 +147,7 @@ async function assemble(
     retry: binding.policy,
     httpErrorBody: options.httpErrorBody ?? 'explain',
     connections: options.connections,
+    kafkaGroup: options.kafkaGroup,
   });
   shutdown.add('stop the data plane', () => dataPlane.stop());
   const activate: Activate = async (_domain, graph, version) => {
