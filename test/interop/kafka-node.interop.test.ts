@@ -124,6 +124,12 @@ describe('Kafka through a node: examples/kafka with a real broker', function () 
     for (const message of emitted) {
       const value = JSON.parse(message.value!.toString('utf8')) as ReadOrder;
       assert.equal(message.key!.toString('utf8'), value.order_id);
+      // Both topics have 3 partitions: a key goes where Kafka's Java console producer put it.
+      assert.equal(
+        message.partition,
+        value.partition,
+        `key ${value.order_id}: the Java producer's partition`,
+      );
     }
   });
 
