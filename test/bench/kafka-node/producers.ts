@@ -44,9 +44,10 @@ export interface SteadyRun {
 
 /**
  * Orders at `rate` per second for `seconds`, acks=1: every TICK_MS the orders due by then (rate × 5 ms)
- * go in one request, each stamped with the wall clock just before its send. One request per millisecond
- * queued behind the connection's five requests in flight whenever acknowledgements slowed down, and the
- * queueing showed up as latency; sends are not awaited one after another.
+ * go in one request, each stamped with the wall clock just before its send. Sends are not awaited one
+ * after another; the library keeps five requests in flight per connection and queues the rest, so few
+ * larger requests leave room when acknowledgements slow down (that queueing would be the driver's, not
+ * the node's, and shows in the acknowledgement times returned).
  */
 export async function steady(
   bootstrap: string,
