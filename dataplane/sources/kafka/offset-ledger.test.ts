@@ -49,6 +49,20 @@ describe('OffsetLedger', () => {
     assert.deepEqual(ledger.ready(), ['next']);
   });
 
+  it('retry() hands a failed commit point out again, unless newer or forgotten', () => {
+    const ledger = new OffsetLedger<string>();
+    ledger.take('t', 0, 1n, 'a')();
+    ledger.take('t', 1, 1n, 'b')();
+    assert.deepEqual(ledger.ready().sort(), ['a', 'b']);
+    ledger.retry('t', 0, 1n, 'a');
+    ledger.forget('t', [1]);
+    ledger.retry('t', 1, 1n, 'b');
+    assert.deepEqual(ledger.ready(), ['a'], 'a kept partition again; a forgotten one not');
+    ledger.take('t', 0, 2n, 'c')();
+    ledger.retry('t', 0, 1n, 'a');
+    assert.deepEqual(ledger.ready(), ['c'], 'a newer commit point wins');
+  });
+
   it('hands out the newest message of the done prefix, whatever the completion order (generated)', () => {
     fc.assert(
       fc.property(

@@ -47,6 +47,11 @@ class PartitionLedger<Handle> {
     return ready;
   }
 
+  /** A commit of `ready` failed: hand it out again, unless a newer commit point came meanwhile. */
+  retry(ready: { offset: bigint; handle: Handle }): void {
+    if (this.#ready === undefined || this.#ready.offset < ready.offset) this.#ready = ready;
+  }
+
   get pending(): number {
     return this.#taken.length - this.#head;
   }
@@ -77,6 +82,14 @@ export class OffsetLedger<Handle> {
       if (ready !== undefined) handles.push(ready.handle);
     }
     return handles;
+  }
+
+  /**
+   * Committing `handle` (the commit point `offset` + 1 of a partition) failed: ready() hands it out again,
+   * unless the partition was forgotten (given away) or a newer commit point came meanwhile.
+   */
+  retry(topic: string, partition: number, offset: bigint, handle: Handle): void {
+    this.#partitions.get(`${topic}:${partition}`)?.retry({ offset, handle });
   }
 
   /** Messages taken and not yet done, over every partition. */

@@ -342,12 +342,16 @@ export class TopicConsumer {
           await message.commit();
           this.#stats.commits++;
         } catch (error: unknown) {
-          // A rebalance gave the partition away: its next owner reads the message again (at-least-once).
+          // During a rebalance a commit fails (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION …). A partition
+          // still ours is committed again at the next tick — else, with no newer message, the group's
+          // offset would stay behind for good; one given away is read again by its next owner.
           this.#stats.commitFailures++;
+          const { topic, partition, offset } = message;
+          this.#ledger.retry(topic, partition, offset, message);
           const { code } = kafkaErrorInfo(error);
           this.#log.warn(
-            { event: 'topic_commit_failed', code, partition: message.partition },
-            'committing an offset failed; the next owner of the partition reads from the last commit',
+            { event: 'topic_commit_failed', code, partition },
+            'committing an offset failed; tried again while the partition is ours, else its next owner reads from the last commit',
           );
         }
       }),
