@@ -38,12 +38,19 @@ export interface TlsNames {
   resources?: Readonly<Record<string, string>> | undefined;
 }
 
-/** The client's display name and its resources' from a graph's `names`. */
+/** The client's display name (a syslog client's, or a Kafka client's) and its resources' from `names`. */
 export function tlsNames(
-  names: { clients?: Record<string, string>; resources?: Record<string, string> } | undefined,
+  names:
+    | {
+        clients?: Record<string, string>;
+        kafkaClients?: Record<string, string>;
+        resources?: Record<string, string>;
+      }
+    | undefined,
   client: string,
+  record: 'clients' | 'kafkaClients' = 'clients',
 ): TlsNames {
-  return { client: names?.clients?.[client] ?? client, resources: names?.resources };
+  return { client: names?.[record]?.[client] ?? client, resources: names?.resources };
 }
 
 /** The files of a `tls` client (undefined for udp and tcp), or the first problem found. Never throws. */

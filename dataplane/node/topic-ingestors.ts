@@ -14,6 +14,7 @@ import type { Clock } from '../core/clock.js';
 import type { Telemetry } from '../core/telemetry.js';
 import type { Instant } from '../core/values.js';
 import { displayOf } from '../graph/display-names.js';
+import { tlsNames } from '../net/syslog-tls-material.js';
 import type { GraphTopicIngestor } from '../graph/types.js';
 import type { RetryPolicy } from '../net/retrying-listener.js';
 import type { TlsMaterialSource } from '../net/tls-contexts.js';
@@ -46,13 +47,7 @@ export class DomainTopicIngestors extends SlotSwap<TopicConsumer, TopicConsumerS
         // The topology builds every ingestor of the graph or fails; a gap here is a defect.
         if (entry === undefined) throw new Error(`topology of ${deps.domain} has no ingestor ${name}`);
         const ingestor = displayOf(graph, 'topicIngestors', name);
-        const shown = {
-          ingestor,
-          client: {
-            client: displayOf(graph, 'kafkaClients', spec.client),
-            resources: graph.names?.resources,
-          },
-        };
+        const shown = { ingestor, client: tlsNames(graph.names, spec.client, 'kafkaClients') };
         const telemetry = runtime.component('topic-ingestor', ingestor);
         return { spec, client, deliver: entry.ingest, telemetry, shown };
       },

@@ -16,7 +16,7 @@ import type {
   GraphSyslogClient,
 } from '../graph/types.js';
 import { kafkaConnection } from '../net/kafka-connection.js';
-import { readSyslogTls, type TlsNames } from '../net/syslog-tls-material.js';
+import { readSyslogTls, tlsNames } from '../net/syslog-tls-material.js';
 import type { TlsMaterialSource } from '../net/tls-contexts.js';
 import type { Logger } from 'pino';
 import type { EmitterParts } from './emitter-slot.js';
@@ -39,7 +39,7 @@ export interface SenderDeps {
 }
 
 export function syslogSender(client: GraphSyslogClient, deps: SenderDeps): EmitterParts['open'] {
-  const names = clientNames(deps, 'clients');
+  const names = tlsNames(deps.names, deps.spec.client);
   return () => {
     const read = readSyslogTls(names, client, deps.domain, deps.tls);
     if ('problem' in read) return read;
@@ -54,7 +54,7 @@ export function syslogSender(client: GraphSyslogClient, deps: SenderDeps): Emitt
 }
 
 export function kafkaSender(client: GraphKafkaClient, deps: SenderDeps): EmitterParts['open'] {
-  const names = clientNames(deps, 'kafkaClients');
+  const names = tlsNames(deps.names, deps.spec.client, 'kafkaClients');
   return () => {
     const read = kafkaConnection(names, client, deps.domain, deps.tls);
     if ('problem' in read) return read;
@@ -72,9 +72,4 @@ export function kafkaSender(client: GraphKafkaClient, deps: SenderDeps): Emitter
 function common(deps: SenderDeps) {
   const { domain, name, spec, codec, onMessageError, telemetry, logger, clock } = deps;
   return { domain, name, spec, codec, onMessageError, telemetry, logger, clock };
-}
-
-function clientNames(deps: SenderDeps, record: 'clients' | 'kafkaClients'): TlsNames {
-  const client = deps.spec.client;
-  return { client: deps.names?.[record]?.[client] ?? client, resources: deps.names?.resources };
 }
